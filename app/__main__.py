@@ -1,0 +1,61 @@
+"""Command line: `python -m app check` validates the data; `python -m app serve` runs the server."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from app.corpus.build import check_data
+from app.errors import DataError
+from app.settings import Settings
+
+
+def _check(data_dir: Path) -> int:
+    problems = check_data(data_dir)
+    for problem in problems:
+        print(problem)
+    errors = sum(p.error for p in problems)
+    warnings = len(problems) - errors
+    print(f"{data_dir}: {errors} error(s), {warnings} warning(s)")
+    return 1 if errors else 0
+
+
+def _serve(settings: Settings) -> int:
+    import uvicorn
+
+    from app.web.state import load_library
+    from app.urls import Urls
+
+    try:  # Validate before starting workers, so broken data is one line, not a traceback each.
+        load_library(settings.data_dir, Urls())
+    except DataError as exc:
+        print(f"룰사전: cannot start: {exc}", file=sys.stderr)
+        return 1
+    uvicorn.run(
+        "app.main:app",
+        host=settings.host,
+        port=settings.port,
+        workers=settings.workers,
+        log_level=settings.log_level,
+        root_path=settings.root_path,
+    )
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the process exit status."""
+    settings = Settings()
+    parser = argparse.ArgumentParser(prog="python -m app", description="룰사전 rules reference")
+    commands = parser.add_subparsers(dest="command", required=True)
+    check = commands.add_parser("check", help="validate the data folder and list its problems")
+    check.add_argument("--data-dir", type=Path, default=settings.data_dir)
+    commands.add_parser("serve", help="validate the data, then serve it (settings: RULES_*)")
+    args = parser.parse_args(argv)
+    if args.command == "check":
+        return _check(args.data_dir)
+    return _serve(settings)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,268 @@
+"""Build the corpus from a data folder: parse every source, resolve links, render, add backlinks.
+
+`load_corpus()` is what the app calls at start: it returns a complete corpus or raises one
+`DataError` whose message is a single line. `check_data()` runs the same pipeline but collects
+every problem (errors and warnings) for `python -m app check`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from app.corpus.manifest import MANIFEST, load_manifest
+from app.corpus.models import Corpus, Entry, RawEntry, Source, SourceSpec
+from app.corpus.normalize import compact, normalize_text
+from app.corpus.parsers import get_parser
+from app.corpus.tables import resolve_table
+from app.errors import DataError
+from app.render.markup import LinkTarget, Rendered, render, render_inline
+from app.urls import Urls
+
+_CARD = re.compile(r"/card/(\d{5}[a-z]?)")
+# "[“I. 신화 단계”](#Mythos_Phase)를 참조하세요." and similar one-line pointers.
+_PLACEHOLDER = re.compile(r"^\s*\[[^\]]*\]\([^)]*\)\s*(?:을|를)?\s*참조\S*\s*$")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One finding about the data, printed as one line."""
+
+    file: str
+    entry: str
+    message: str
+    error: bool = False
+
+    def __str__(self) -> str:
+        level = "error" if self.error else "warning"
+        where = f"{self.file}: {self.entry}" if self.entry else self.file
+        return f"{level}: {where}: {self.message}"
+
+
+@dataclass
+class _Draft:
+    """An entry between parsing and freezing."""
+
+    raw: RawEntry
+    spec: SourceSpec
+    children: list[str] = field(default_factory=list)
+    rendered: Rendered | None = None
+    title: Rendered | None = None
+
+
+def load_corpus(data_dir: Path, urls: Urls | None = None) -> Corpus:
+    """The complete corpus, or `DataError` naming the first fatal problem."""
+    corpus, problems = _build(data_dir, urls or Urls())
+    errors = [p for p in problems if p.error]
+    if errors or corpus is None:
+        first = errors[0]
+        raise DataError(first.file, first.entry, first.message)
+    return corpus
+
+
+def check_data(data_dir: Path, urls: Urls | None = None) -> list[Problem]:
+    """Every problem found in the data folder: errors first, then warnings, in file order."""
+    try:
+        _, problems = _build(data_dir, urls or Urls())
+    except DataError as exc:
+        return [Problem(exc.file, exc.entry, exc.problem, error=True)]
+    return sorted(problems, key=lambda p: not p.error)
+
+
+def data_version(data_dir: Path, specs: Iterable[SourceSpec]) -> str:
+    """A content hash of the manifest and every data file: the data's version."""
+    digest = hashlib.sha256((data_dir / MANIFEST).read_bytes())
+    for file in sorted({spec.file for spec in specs}):
+        digest.update(file.encode())
+        digest.update((data_dir / file).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _build(data_dir: Path, urls: Urls) -> tuple[Corpus | None, list[Problem]]:
+    specs = load_manifest(data_dir)
+    problems: list[Problem] = []
+    drafts: dict[str, _Draft] = {}
+    order: dict[str, list[str]] = {}
+    for spec in specs:
+        try:
+            raws = _parse_source(data_dir, spec)
+        except DataError as exc:
+            problems.append(Problem(exc.file, exc.entry, exc.problem, error=True))
+            continue
+        order[spec.id] = []
+        for raw in raws:
+            where = raw.location or raw.id
+            if raw.id in drafts:
+                other = drafts[raw.id]
+                message = f'duplicate id "{raw.id}" (also {other.spec.file}: {other.raw.location})'
+                problems.append(Problem(spec.file, where, message, error=True))
+                continue
+            if raw.parent is not None and raw.parent not in drafts:
+                problems.append(Problem(spec.file, where, f'unknown parent "{raw.parent}"', error=True))
+                continue
+            drafts[raw.id] = _Draft(raw, spec)
+            order[spec.id].append(raw.id)
+            if raw.parent is not None:
+                drafts[raw.parent].children.append(raw.id)
+    if any(p.error for p in problems):
+        return None, problems
+
+    linker = _Linker(drafts, urls, problems)
+    for draft in drafts.values():
+        linker.render(draft)
+    corpus = _freeze(specs, drafts, order, data_version(data_dir, specs), linker)
+    problems.extend(linker.problems_after_freeze(corpus))
+    return corpus, problems
+
+
+def _parse_source(data_dir: Path, spec: SourceSpec) -> list[RawEntry]:
+    parser = get_parser(spec.parser)
+    if parser is None:
+        raise DataError(MANIFEST, f'source "{spec.id}"', f'unknown parser "{spec.parser}"')
+    path = data_dir / spec.file
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise DataError(spec.file, "", "file not found") from None
+    except OSError as exc:
+        raise DataError(spec.file, "", f"cannot read file ({exc.strerror})") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DataError(spec.file, f"byte {exc.start}", f"not UTF-8 text ({exc.reason})") from None
+    return parser(text, spec)
+
+
+class _Linker:
+    """Resolves links for each entry and records what could not be resolved."""
+
+    def __init__(self, drafts: dict[str, _Draft], urls: Urls, problems: list[Problem]) -> None:
+        self.drafts = drafts
+        self.urls = urls
+        self.problems = problems
+        self.folded: dict[str, list[str]] = defaultdict(list)
+        self.titles: dict[str, list[str]] = defaultdict(list)
+        for entry_id, draft in drafts.items():
+            self.folded[entry_id.casefold()].append(entry_id)
+            self.titles[compact(_strip_markup(draft.raw.title))].append(entry_id)
+
+    def render(self, draft: _Draft) -> None:
+        raw = draft.raw
+        where = raw.location or raw.id
+
+        def resolve(href: str) -> LinkTarget | None:
+            return self._resolve(href, draft, where)
+
+        draft.title = render_inline(raw.title, resolve)
+        draft.rendered = render(raw.body, resolve)
+        for problem in draft.title.problems + draft.rendered.problems:
+            self.problems.append(Problem(draft.spec.file, where, problem))
+        if not raw.body.strip() and raw.table is None and not draft.children:
+            self.problems.append(Problem(draft.spec.file, where, "empty entry"))
+
+    def _resolve(self, href: str, draft: _Draft, where: str) -> LinkTarget | None:
+        if href.startswith("#"):
+            target = self._by_id(href[1:], draft, where)
+        elif href.startswith("title:"):
+            target = self._by_title(href[len("title:"):], draft)
+        else:
+            card = _CARD.fullmatch(href)
+            return LinkTarget(self.urls.card(card[1])) if card else None
+        if target is None or target == draft.raw.id:
+            return None if target is None else LinkTarget(self.urls.entry(target), target)
+        return LinkTarget(self.urls.entry(target), target)
+
+    def _by_id(self, entry_id: str, draft: _Draft, where: str) -> str | None:
+        if entry_id in self.drafts:
+            return entry_id
+        matches = self.folded.get(entry_id.casefold(), [])
+        if len(matches) == 1:
+            message = f"link #{entry_id} matches {matches[0]} only when case is ignored"
+            self.problems.append(Problem(draft.spec.file, where, message))
+            return matches[0]
+        return None
+
+    def _by_title(self, title: str, draft: _Draft) -> str | None:
+        candidates = [c for c in self.titles.get(compact(title), []) if c != draft.raw.id]
+        if not candidates:
+            return None
+
+        # Same source beats same game beats anything; a real entry beats a "see X" pointer.
+        def rank(entry_id: str) -> tuple[int, int, int]:
+            other = self.drafts[entry_id]
+            return (
+                other.spec.id != draft.spec.id,
+                other.spec.game != draft.spec.game,
+                bool(_PLACEHOLDER.match(other.raw.body)),
+            )
+
+        return min(candidates, key=rank)
+
+    def problems_after_freeze(self, corpus: Corpus) -> list[Problem]:
+        """Problems only visible once the tables are resolved against the whole corpus."""
+        found: list[Problem] = []
+        for entry in corpus:
+            for row in entry.table or ():
+                if row.cells and row.target is None:
+                    draft = self.drafts[entry.id]
+                    found.append(Problem(draft.spec.file, draft.raw.location,
+                                         f'table row "{row.cells[0].text}" explains nothing'))
+        return found
+
+
+def _freeze(
+    specs: tuple[SourceSpec, ...], drafts: dict[str, _Draft], order: dict[str, list[str]],
+    version: str, linker: _Linker,
+) -> Corpus:
+    backlinks: dict[str, list[str]] = defaultdict(list)
+    reading: list[str] = [i for spec in specs for i in order.get(spec.id, [])]
+    for entry_id in reading:
+        rendered = drafts[entry_id].rendered
+        assert rendered is not None
+        for target in rendered.links:
+            if target != entry_id and entry_id not in backlinks[target]:
+                backlinks[target].append(entry_id)
+
+    entries: dict[str, Entry] = {}
+    for position, entry_id in enumerate(reading):
+        draft = drafts[entry_id]
+        rendered, title = draft.rendered, draft.title
+        assert rendered is not None and title is not None
+        depth, parent = 0, draft.raw.parent
+        while parent is not None:
+            depth, parent = depth + 1, drafts[parent].raw.parent
+        entries[entry_id] = Entry(
+            id=entry_id,
+            title=title.text,
+            source=draft.spec.id,
+            game=draft.spec.game,
+            parent=draft.raw.parent,
+            children=tuple(draft.children),
+            order=position,
+            depth=depth,
+            text=rendered.text,
+            html=rendered.html,
+            title_html=title.html,
+            cycles=draft.raw.cycles,
+            links_to=tuple(t for t in rendered.links if t != entry_id),
+            linked_from=tuple(backlinks.get(entry_id, ())),
+            table=None,
+            anchors=rendered.anchors,
+            placeholder=bool(_PLACEHOLDER.match(draft.raw.body)),
+        )
+    sources = tuple(Source(spec, tuple(order.get(spec.id, ()))) for spec in specs)
+    corpus = Corpus(sources=sources, entries=entries, version=version)
+    # Tables link rows to the entries that explain them, which needs the finished corpus.
+    for entry_id, draft in drafts.items():
+        if draft.raw.table is not None:
+            entries[entry_id] = resolve_table(corpus, entries[entry_id], draft.raw.table,
+                                              linker.urls)
+    return corpus
+
+
+def _strip_markup(title: str) -> str:
+    return normalize_text(re.sub(r"<[^>]*>", "", title))

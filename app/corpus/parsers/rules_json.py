@@ -1,0 +1,116 @@
+"""Parser for the AHLCG rules reference in the ArkhamCards `rules.json` format.
+
+The file is a JSON array of nodes `{id, title, text?, rules?, table?, cycle?}` nested through
+`rules`. Ids are kept as they are (they are the English anchors players already share). Every
+problem is reported with the node's path in the file (`[146].rules[0]`) and its id when known.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from app.corpus.models import Colour, RawEntry, SourceSpec, TableCell, TableRow
+from app.errors import DataError
+
+#: Deeper than this is not a rules reference but a broken (or hostile) file; it also keeps
+#: the recursion far from Python's limit.
+MAX_DEPTH = 16
+_COLOURS: dict[str, Colour] = {"green": "green", "red": "red", "grey": "grey", "gray": "grey"}
+
+
+def parse(text: str, spec: SourceSpec) -> list[RawEntry]:
+    """All nodes of the tree, depth-first in file order (a parent before its children)."""
+    try:
+        doc: Any = json.loads(text)
+    except json.JSONDecodeError as exc:
+        where = f"line {exc.lineno} column {exc.colno}"
+        raise DataError(spec.file, where, f"invalid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise DataError(spec.file, "", "JSON nested too deeply") from None
+    if not isinstance(doc, list):
+        raise DataError(spec.file, "", f"top level must be a JSON array, not {_kind(doc)}")
+    entries: list[RawEntry] = []
+    _walk(doc, "", None, 1, spec, entries)
+    return entries
+
+
+def _walk(
+    nodes: list[Any], prefix: str, parent: str | None, depth: int, spec: SourceSpec,
+    out: list[RawEntry],
+) -> None:
+    if depth > MAX_DEPTH:
+        raise DataError(spec.file, prefix, f"rules nested deeper than {MAX_DEPTH} levels")
+    for i, node in enumerate(nodes):
+        where = f"{prefix}[{i}]"
+        if not isinstance(node, dict):
+            raise DataError(spec.file, where, f"a rule must be an object, not {_kind(node)}")
+        entry_id = node.get("id")
+        if not isinstance(entry_id, str) or not entry_id.strip():
+            problem = 'missing "id"' if entry_id is None else '"id" must be a non-empty string'
+            raise DataError(spec.file, where, problem)
+        where = f'{where} (id "{entry_id}")'
+        title = _string(node, "title", where, spec, required=True)
+        body = _string(node, "text", where, spec, required=False)
+        children = node.get("rules", [])
+        if not isinstance(children, list):
+            raise DataError(spec.file, where, f'"rules" must be an array, not {_kind(children)}')
+        out.append(
+            RawEntry(
+                id=entry_id,
+                title=title,
+                parent=parent,
+                body=body,
+                cycles=_cycles(node, where, spec),
+                table=_table(node, where, spec),
+                location=where,
+            )
+        )
+        _walk(children, f"{prefix}[{i}].rules", entry_id, depth + 1, spec, out)
+
+
+def _string(node: dict[str, Any], key: str, where: str, spec: SourceSpec, *, required: bool) -> str:
+    value = node.get(key)
+    if value is None:
+        if required:
+            raise DataError(spec.file, where, f'missing "{key}"')
+        return ""
+    if not isinstance(value, str):
+        raise DataError(spec.file, where, f'"{key}" must be a string, not {_kind(value)}')
+    return value
+
+
+def _cycles(node: dict[str, Any], where: str, spec: SourceSpec) -> tuple[str, ...]:
+    value = node.get("cycle", [])
+    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+        raise DataError(spec.file, where, '"cycle" must be an array of strings')
+    return tuple(value)
+
+
+def _table(node: dict[str, Any], where: str, spec: SourceSpec) -> tuple[TableRow, ...] | None:
+    value = node.get("table")
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise DataError(spec.file, where, f'"table" must be an array, not {_kind(value)}')
+    rows: list[TableRow] = []
+    for r, row in enumerate(value):
+        cells = row.get("row") if isinstance(row, dict) else None
+        if not isinstance(cells, list):
+            raise DataError(spec.file, f"{where}.table[{r}]", 'a table row must be {"row": [...]}')
+        parsed: list[TableCell] = []
+        for c, cell in enumerate(cells):
+            cell_where = f"{where}.table[{r}].row[{c}]"
+            if not isinstance(cell, dict) or not isinstance(cell.get("text"), str):
+                raise DataError(spec.file, cell_where, 'a cell must be {"text": "...", "color"?}')
+            colour = cell.get("color", "")
+            if colour and colour not in _COLOURS:
+                raise DataError(spec.file, cell_where, f'unknown colour "{colour}"')
+            parsed.append(TableCell(text=cell["text"], colour=_COLOURS.get(colour, "")))
+        rows.append(TableRow(cells=tuple(parsed)))
+    return tuple(rows)
+
+
+def _kind(value: object) -> str:
+    return {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
+            int: "a number", float: "a number", type(None): "null"}.get(type(value), "a value")

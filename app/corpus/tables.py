@@ -1,0 +1,86 @@
+"""Timing tables: render their cells and link every row to the entry that explains it.
+
+A row is matched, in this order, by general rules rather than a list of rows:
+1. a step number (`2.2.1 …`) → the nearest entry whose body has that step's anchor;
+2. a step label (`3단계. …`) → a child of the table entry whose title has the same label;
+3. text the table's parent explains (`플레이어의 행동 기회`, defined in the appendix intro);
+4. the longest entry title contained in the row (`I. 신화 단계 (…)`, `조사 단계를 진행합니다.`),
+   ignoring numbering, nearest in the tree first, real entries before "see X" pointers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from app.corpus.models import Corpus, Entry, TableRow, TableRowView
+from app.corpus.normalize import compact
+from app.render.markup import LinkTarget, render_inline
+from app.urls import Urls
+
+_STEP_NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)+)")
+_STEP_LABEL = re.compile(r"^\s*(\d+단계)")
+# Leading "I.", "IV.", "1.", "(1.1)" numbering and trailing "(…)" remarks are not part of a name.
+_NUMBERING = re.compile(r"^\s*(?:\(?[IVX]+\.|\(?\d+(?:\.\d+)*[.)]?)\s*")
+_REMARK = re.compile(r"\s*\([^)]*\)\s*$")
+_ICON_TOKEN = re.compile(r"\[[a-z_]+\]")
+
+
+def resolve_table(corpus: Corpus, entry: Entry, rows: tuple[TableRow, ...], urls: Urls) -> Entry:
+    """`entry` with its table rendered and each row linked; the rows' text joins its plain text."""
+    views: list[TableRowView] = []
+    texts: list[str] = []
+    for row in rows:
+        rendered = [render_inline(cell.text, _no_links) for cell in row.cells]
+        plain = " ".join(r.text for r in rendered)
+        # Match on the words only: an icon's label ("자유 격발") is not part of the row's name.
+        words = _ICON_TOKEN.sub("", " ".join(cell.text for cell in row.cells)).strip()
+        target, anchor = _row_target(corpus, entry, words) if words else (None, None)
+        views.append(TableRowView(row.cells, tuple(r.html for r in rendered), target, anchor))
+        if plain:
+            texts.append(plain)
+    text = "\n".join(filter(None, [entry.text, *texts]))
+    return dataclasses.replace(entry, table=tuple(views), text=text)
+
+
+def _no_links(href: str) -> LinkTarget | None:
+    return None
+
+
+def _row_target(corpus: Corpus, table: Entry, text: str) -> tuple[str | None, str | None]:
+    nearby = sorted(
+        (e for e in corpus if e.source == table.source and e.id != table.id),
+        key=lambda e: (_distance(corpus, table, e), e.placeholder, e.order),
+    )
+    number = _STEP_NUMBER.match(text)
+    if number:
+        for candidate in nearby:
+            if number[1] in candidate.anchors:
+                return candidate.id, candidate.anchors[number[1]]
+    label = _STEP_LABEL.match(text)
+    if label:
+        for child_id in table.children:
+            if corpus.entries[child_id].title.startswith(label[1]):
+                return child_id, None
+    parent = corpus.get(table.parent) if table.parent else None
+    wanted = compact(_REMARK.sub("", text))
+    if parent is not None and wanted and wanted in compact(parent.text):
+        return parent.id, None
+    best: tuple[int, Entry] | None = None
+    for candidate in nearby:
+        name = compact(_REMARK.sub("", _NUMBERING.sub("", candidate.title)))
+        if len(name) >= 2 and name in compact(text) and (best is None or len(name) > best[0]):
+            best = (len(name), candidate)
+    return (best[1].id, None) if best else (None, None)
+
+
+def _distance(corpus: Corpus, a: Entry, b: Entry) -> int:
+    """Edges between two entries in the tree; entries under different roots are far apart."""
+    up_a = [a.id] + [e.id for e in reversed(corpus.path(a))]
+    up_b = [b.id] + [e.id for e in reversed(corpus.path(b))]
+    common = set(up_a) & set(up_b)
+    if not common:
+        return 1000 + len(up_a) + len(up_b)
+    return next(i for i, x in enumerate(up_a) if x in common) + next(
+        i for i, x in enumerate(up_b) if x in common
+    )

@@ -1,0 +1,17 @@
+"""`app.main:app`, the ASGI app for uvicorn and other servers.
+
+Broken data stops the import with one human-readable line and exit status 1 (no traceback).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from app.errors import DataError
+from app.web.app import create_app
+
+try:
+    app = create_app()
+except DataError as exc:
+    print(f"룰사전: cannot start: {exc}", file=sys.stderr)
+    raise SystemExit(1) from None

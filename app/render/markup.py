@@ -1,0 +1,312 @@
+"""Render the project's markup dialect to safe HTML and to plain text with markdown-it-py.
+
+The dialect (see `RawEntry.body`) is CommonMark paragraphs and lists plus:
+- four raw tags, `<b> <i> <br> <center>`, passed through (balanced) while every other `<…>` is
+  escaped: markdown-it runs with `html=False` and a small inline rule emits only these;
+- icon tokens `[reaction]` → an inline SVG with its Korean label (`app.render.icons`);
+- trait tokens `[[연구]]` → bold italic;
+- links `[label](#Id)`, `[label](/card/01234)`, `[label](<title:제목>)`, resolved by a callback
+  so that this module knows nothing about the corpus or URLs.
+Problems (broken links, unknown icons) are collected, never raised: the page still renders.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from urllib.parse import unquote
+
+from markdown_it import MarkdownIt
+from markdown_it.renderer import RendererHTML
+from markdown_it.rules_core import StateCore
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+from markdown_it.utils import EnvType, OptionsDict
+
+from app.render.icons import ICONS, icon_html
+
+
+@dataclass(frozen=True)
+class LinkTarget:
+    """Where a link in the data points: an entry of the corpus or an external URL."""
+
+    href: str
+    entry_id: str | None = None
+
+
+#: Given a raw href from the data (`#Id`, `/card/01234`, `title:제목`), where it points, or None.
+Resolver = Callable[[str], LinkTarget | None]
+
+
+@dataclass
+class Rendered:
+    """The result of rendering one body of markup."""
+
+    html: str
+    text: str
+    links: list[str] = field(default_factory=list)
+    #: Step number → anchor id, for paragraphs that start with a bold step number.
+    anchors: dict[str, str] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+
+# `<b>`, `</i>`, `<br>`, `<br/>`, `<center>` (any case, optional inner spaces). Nothing else.
+_ALLOWED_TAG = re.compile(r"<\s*(/?)\s*(b|i|br|center)\s*/?\s*>", re.IGNORECASE)
+_ICON = re.compile(r"\[([a-z][a-z_]*)\]")
+_TRAIT = re.compile(r"\[\[([^\[\]\n]{1,40})\]\]")
+# Private-use code points stand in for icon and trait tokens while markdown-it parses.
+_ICON_OPEN, _ICON_CLOSE, _TRAIT_OPEN, _TRAIT_CLOSE = "\ue000", "\ue001", "\ue002", "\ue003"
+# A step number at the start of a bold paragraph: `1.1`, `2.2.1`, or `3단계`.
+_STEP = re.compile(r"^\s*(\d+(?:\.\d+)+|\d+단계)")
+# `<center>` is a block element, invalid inside <p>; it becomes a centred span.
+_OPEN_HTML = {"b": "<b>", "i": "<i>", "center": '<span class="center">'}
+_CLOSE_HTML = {"b": "</b>", "i": "</i>", "center": "</span>"}
+
+
+def _allowed_tag_rule(state: StateInline, silent: bool) -> bool:
+    if state.src[state.pos] != "<":
+        return False
+    match = _ALLOWED_TAG.match(state.src, state.pos)
+    if match is None:
+        return False
+    if not silent:
+        closing, name = match[1] == "/", match[2].lower()
+        token = state.push("allowed_tag", "", 0)
+        token.meta = {"name": name, "closing": closing}
+    state.pos = match.end()
+    return True
+
+
+def _protect_tokens(body: str, problems: list[str]) -> str:
+    """Swap icon and trait tokens for private-use markers before Markdown parsing.
+
+    markdown-it refuses a link whose label contains another bracketed token
+    (`[“조사자당( [per_investigator] )”](#Per_investigator)`), and would read `[intellect](3)`
+    (a test of intellect at difficulty 3) as a link. Markers keep both intact.
+    """
+
+    def icon(match: re.Match[str]) -> str:
+        if match[1] in ICONS:
+            return f"{_ICON_OPEN}{match[1]}{_ICON_CLOSE}"
+        if not body.startswith("(", match.end()):
+            problems.append(f"unknown icon [{match[1]}]")
+        return match[0]
+
+    body = _TRAIT.sub(lambda m: f"{_TRAIT_OPEN}{m[1]}{_TRAIT_CLOSE}", body)
+    return _ICON.sub(icon, body)
+
+
+def _marker_rule(state: StateInline, silent: bool) -> bool:
+    opener = state.src[state.pos]
+    if opener not in (_ICON_OPEN, _TRAIT_OPEN):
+        return False
+    closer = _ICON_CLOSE if opener == _ICON_OPEN else _TRAIT_CLOSE
+    end = state.src.find(closer, state.pos + 1)
+    if end < 0:
+        return False
+    if not silent:
+        state.push("icon" if opener == _ICON_OPEN else "trait", "", 0).content = state.src[
+            state.pos + 1 : end
+        ]
+    state.pos = end + 1
+    return True
+
+
+def _balance_tags(state: StateCore) -> None:
+    """Close what the data left open and drop closers without an opener, per inline run.
+
+    One `<i>` in rules.json is never closed; without this, the rest of the page would be italic.
+    """
+    for block in state.tokens:
+        if block.type != "inline" or not block.children:
+            continue
+        stack: list[str] = []
+        kept: list[Token] = []
+        for child in block.children:
+            if child.type == "allowed_tag" and child.meta["name"] != "br":
+                name = child.meta["name"]
+                if not child.meta["closing"]:
+                    stack.append(name)
+                elif name in stack:
+                    while stack:  # close intermediate tags so the nesting stays valid
+                        top = stack.pop()
+                        kept.append(_tag_token(top, closing=True))
+                        if top == name:
+                            break
+                    continue
+                else:
+                    continue
+            kept.append(child)
+        while stack:
+            kept.append(_tag_token(stack.pop(), closing=True))
+        block.children = kept
+
+
+def _tag_token(name: str, *, closing: bool) -> Token:
+    token = Token("allowed_tag", "", 0)
+    token.meta = {"name": name, "closing": closing}
+    return token
+
+
+def _anchor_steps(state: StateCore) -> None:
+    """Give paragraphs that begin with a bold step number (`<b>1.1 …`) an anchor id.
+
+    The timing tables link their rows to these anchors (phase step 1.1 → Mythos_Phase#step-1-1).
+    """
+    anchors: dict[str, str] = state.env.setdefault("anchors", {})
+    tokens = state.tokens
+    for i, token in enumerate(tokens[:-1]):
+        inline = tokens[i + 1]
+        if token.type != "paragraph_open" or inline.type != "inline" or not inline.children:
+            continue
+        first = inline.children[0]
+        if first.type != "allowed_tag" or first.meta["name"] != "b" or len(inline.children) < 2:
+            continue
+        match = _STEP.match(inline.children[1].content)
+        if match is None:
+            continue
+        number = match[1]
+        anchor = "step-" + re.sub(r"\D+", "-", number).strip("-")
+        if number not in anchors:
+            anchors[number] = anchor
+            token.attrSet("id", anchor)
+
+
+class _Renderer(RendererHTML):
+    """HTML for the custom tokens; link hrefs come from the resolver in `env`."""
+
+    def allowed_tag(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        meta = tokens[idx].meta
+        if meta["name"] == "br":
+            return "<br>\n"
+        table = _CLOSE_HTML if meta["closing"] else _OPEN_HTML
+        return table[meta["name"]]
+
+    def icon(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+        return icon_html(tokens[idx].content) or html.escape(f"[{tokens[idx].content}]")
+
+    def trait(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+        return f'<b class="trait"><i>{html.escape(tokens[idx].content)}</i></b>'
+
+    def link_open(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        token = tokens[idx]
+        target = _resolve(token, env)
+        if target is None:
+            return ""
+        attrs = f'href="{html.escape(target.href)}"'
+        if target.entry_id is None:
+            attrs += ' class="external" rel="external noopener"'
+        return f"<a {attrs}>"
+
+    def link_close(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        # The matching link_open decided; find it by walking back to the nearest opener.
+        depth = 0
+        for j in range(idx - 1, -1, -1):
+            if tokens[j].type == "link_close":
+                depth += 1
+            elif tokens[j].type == "link_open":
+                if depth == 0:
+                    return "</a>" if tokens[j].meta.get("resolved") else ""
+                depth -= 1
+        return ""
+
+
+def _resolve(token: Token, env: EnvType) -> LinkTarget | None:
+    raw = unquote(str(token.attrGet("href") or ""))
+    resolver: Resolver = env["resolver"]
+    target = resolver(raw)
+    token.meta["resolved"] = target is not None
+    if target is None:
+        env.setdefault("problems", []).append(f"broken link ({raw})")
+    elif target.entry_id is not None:
+        env.setdefault("links", []).append(target.entry_id)
+    return target
+
+
+def _make_parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False, "breaks": True, "linkify": False})
+    # Only paragraphs, lists, emphasis and links are part of the dialect. Indented code would
+    # swallow indented lines; headings, rules, quotes and reference definitions would turn
+    # stray characters in the rules text into structure; images would load other hosts.
+    md.disable(
+        [
+            "code", "fence", "heading", "lheading", "hr", "blockquote", "reference",
+            "html_block", "html_inline", "image", "autolink",
+        ]
+    )
+    md.inline.ruler.before("text", "marker", _marker_rule)
+    md.inline.add_terminator_char(_ICON_OPEN)
+    md.inline.add_terminator_char(_TRAIT_OPEN)
+    md.inline.ruler.before("link", "allowed_tag", _allowed_tag_rule)
+    md.core.ruler.push("balance_tags", _balance_tags)
+    md.core.ruler.push("anchor_steps", _anchor_steps)
+    md.renderer = _Renderer(md)
+    return md
+
+
+_MD = _make_parser()
+
+
+def render(body: str, resolver: Resolver) -> Rendered:
+    """Render `body` to HTML and plain text, resolving links through `resolver`."""
+    problems: list[str] = []
+    env: EnvType = {"resolver": resolver, "problems": problems}
+    tokens = _MD.parse(_protect_tokens(body, problems), env)
+    # Rendering resolves links, so walk text only afterwards to know which ones held.
+    html_out = _MD.renderer.render(tokens, _MD.options, env)
+    return Rendered(
+        html=html_out,
+        text=_plain_text(tokens),
+        links=list(dict.fromkeys(env.get("links", []))),
+        anchors=dict(env.get("anchors", {})),
+        problems=list(dict.fromkeys(env.get("problems", []))),
+    )
+
+
+def render_inline(text: str, resolver: Resolver) -> Rendered:
+    """Render a single line (a title or a table cell) without a wrapping paragraph."""
+    problems: list[str] = []
+    env: EnvType = {"resolver": resolver, "problems": problems}
+    tokens = _MD.parseInline(_protect_tokens(text, problems), env)
+    html_out = _MD.renderer.render(tokens, _MD.options, env)
+    return Rendered(
+        html=html_out.strip(),
+        text=_plain_text(tokens).strip(),
+        links=list(dict.fromkeys(env.get("links", []))),
+        problems=list(dict.fromkeys(env.get("problems", []))),
+    )
+
+
+def _plain_text(tokens: Sequence[Token]) -> str:
+    """Text a person would read: icons as Korean labels, links as their labels, no markup."""
+    parts: list[str] = []
+    for token in tokens:
+        if token.type == "inline" and token.children is not None:
+            parts.append(_plain_text(token.children))
+        elif token.type in ("text", "code_inline"):
+            parts.append(token.content)
+        elif token.type == "icon":
+            parts.append(ICONS[token.content].label)
+        elif token.type == "trait":
+            parts.append(token.content)
+        elif token.type in ("softbreak", "hardbreak"):
+            parts.append("\n")
+        elif token.type == "allowed_tag" and token.meta["name"] == "br":
+            parts.append("\n")
+        elif token.type == "list_item_open":
+            parts.append(f"{token.info}{token.markup} " if token.info else "- ")
+        elif token.type in ("paragraph_close", "bullet_list_close", "ordered_list_close"):
+            parts.append("\n\n" if token.level == 0 else "\n")
+        elif token.type == "list_item_close" and parts and not parts[-1].endswith("\n"):
+            parts.append("\n")
+    text = "".join(parts)
+    text = re.sub(r"\n{3,}", "\n\n", text)
+    return text.strip()

@@ -1,0 +1,60 @@
+"""The one URL helper. Templates, the renderer and the API build every path through it.
+
+It knows the root path the app is served under (`/` or e.g. `/rules-ko` behind a proxy) and the
+public base URL for absolute links (canonical, previews); it never imports the web framework.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import quote, urlencode
+
+
+@dataclass(frozen=True)
+class Urls:
+    """Builds paths under `root_path` and absolute URLs under `public_base_url`."""
+
+    root_path: str = ""
+    public_base_url: str = ""
+    card_url_base: str = "https://arkhamdb.com/card/"
+
+    def _path(self, path: str) -> str:
+        return self.root_path.rstrip("/") + path
+
+    def home(self) -> str:
+        return self._path("/")
+
+    def entry(self, entry_id: str, anchor: str | None = None) -> str:
+        # Ids contain spaces ("Tarot Slot") and Hangul; "/" must not split the path segment.
+        path = self._path("/rules/" + quote(entry_id, safe=""))
+        return f"{path}#{quote(anchor, safe='-_.')}" if anchor else path
+
+    def source(self, source_id: str) -> str:
+        return self._path("/sources/" + quote(source_id, safe=""))
+
+    def timing(self) -> str:
+        return self._path("/timing")
+
+    def search(self, query: str = "", **params: str | int) -> str:
+        args = {"q": query, **{k: v for k, v in params.items() if v not in ("", None)}}
+        return self._path("/search") + ("?" + urlencode(args) if query or params else "")
+
+    def static(self, name: str) -> str:
+        return self._path("/static/" + name)
+
+    def api(self, path: str) -> str:
+        return self._path("/api/" + path.lstrip("/"))
+
+    def card(self, code: str) -> str:
+        return self.card_url_base + quote(code, safe="")
+
+    def absolute(self, path: str) -> str:
+        """`path` (already under the root path) as an absolute URL, when a base is configured."""
+        if not self.public_base_url:
+            return path
+        base = self.public_base_url.rstrip("/")
+        root = self.root_path.rstrip("/")
+        # The base URL may already include the root path (https://example.org/rules-ko).
+        if root and base.endswith(root) and path.startswith(root):
+            path = path[len(root):]
+        return base + path

@@ -1,0 +1,63 @@
+"""The one error handler: every failure becomes a Korean HTML page or a JSON error, by request.
+
+API paths (and clients that ask for JSON) get `{"error": {"status", "message"}}`; browsers get
+the error page. Unexpected exceptions become a 500 without a traceback in the response.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.errors import AppError
+from app.web.pages import render_page
+
+log = logging.getLogger("app.web")
+
+_MESSAGES = {
+    400: "잘못된 요청입니다.",
+    404: "페이지를 찾을 수 없습니다.",
+    405: "허용되지 않는 요청 방식입니다.",
+    414: "주소가 너무 깁니다.",
+    422: "요청 값이 올바르지 않습니다.",
+    500: "서버에서 오류가 발생했습니다.",
+}
+
+
+def _as_app_error(exc: Exception) -> AppError:
+    if isinstance(exc, AppError):
+        return exc
+    if isinstance(exc, StarletteHTTPException):
+        return AppError(exc.status_code, _MESSAGES.get(exc.status_code, str(exc.detail)))
+    if isinstance(exc, RequestValidationError):
+        problems = [
+            f"{'.'.join(str(p) for p in err.get('loc', ())[1:])}: {err.get('msg', '')}"
+            for err in exc.errors()
+        ]
+        return AppError(422, _MESSAGES[422] + " " + "; ".join(problems))
+    log.exception("unhandled error", exc_info=exc)
+    return AppError(500, _MESSAGES[500])
+
+
+def wants_json(request: Request) -> bool:
+    """API paths, and clients that prefer JSON over HTML, get JSON errors."""
+    path = request.url.path[len(request.scope.get("root_path", "")):]
+    if path.startswith("/api/"):
+        return True
+    accept = request.headers.get("accept", "")
+    return "application/json" in accept and "text/html" not in accept
+
+
+async def handle_error(request: Request, exc: Exception) -> Response:
+    """Render `exc` for this request."""
+    error = _as_app_error(exc)
+    if wants_json(request):
+        return JSONResponse({"error": {"status": error.status, "message": error.message}},
+                            status_code=error.status)
+    context = {"status": error.status, "message": error.message}
+    html = render_page(request.app.state.templates, "error.html", context)
+    return HTMLResponse(html, status_code=error.status)

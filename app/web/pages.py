@@ -1,0 +1,30 @@
+"""HTML rendering with Jinja2: one environment, templates from the project's templates/ folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from app.urls import Urls
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+
+
+def make_environment(urls: Urls) -> Environment:
+    """The Jinja2 environment; templates get the URL helper as `urls` and never build paths."""
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=select_autoescape(["html"]),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.globals["urls"] = urls
+    return env
+
+
+def render_page(env: Environment, template: str, context: dict[str, Any]) -> str:
+    """Render `template` with `context`."""
+    return env.get_template(template).render(**context)

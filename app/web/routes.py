@@ -1,0 +1,112 @@
+"""The route table: every URL the app answers, read top to bottom.
+
+Handlers are thin: parse the request, call one context function, render it as HTML or JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+
+from app.web import context
+from app.web.pages import render_page
+from app.web.state import Library
+
+
+def _library(request: Request) -> Library:
+    library: Library = request.app.state.library
+    return library
+
+
+def _page(request: Request, template: str, data: dict[str, Any], status: int = 200) -> Response:
+    html = render_page(request.app.state.templates, template, data)
+    return HTMLResponse(html, status_code=status)
+
+
+# --- HTML pages -----------------------------------------------------------------------------
+
+def home_page(request: Request) -> Response:
+    """The sources per game, the timing tables and the search box."""
+    lib = _library(request)
+    return _page(request, "home.html", context.home_context(lib.corpus, request.app.state.urls))
+
+
+def source_page(request: Request, source_id: str) -> Response:
+    """A source's 가나다 index and table of contents."""
+    lib = _library(request)
+    data = context.source_context(lib.corpus, source_id, request.app.state.urls)
+    return _page(request, "source.html", data)
+
+
+def entry_page(request: Request, entry_id: str) -> Response:
+    """One rule with its sub-sections, table, backlinks and neighbours."""
+    lib = _library(request)
+    data = context.entry_context(lib.corpus, entry_id, request.app.state.urls)
+    return _page(request, "entry.html", data)
+
+
+def timing_page(request: Request) -> Response:
+    """Both colour-coded timing tables."""
+    lib = _library(request)
+    return _page(request, "timing.html", context.timing_context(lib.corpus, request.app.state.urls))
+
+
+# --- JSON API -------------------------------------------------------------------------------
+
+def api_sources(request: Request) -> Response:
+    """`[{id, title, game, entries}]`."""
+    lib = _library(request)
+    return JSONResponse(context.sources_context(lib.corpus, request.app.state.urls))
+
+
+def api_source(request: Request, source_id: str) -> Response:
+    """`{id, title, game, entries: [{id, title, parent}]}` in reading order."""
+    lib = _library(request)
+    return JSONResponse(context.source_context(lib.corpus, source_id, request.app.state.urls))
+
+
+def api_entry(request: Request, entry_id: str) -> Response:
+    """The entry contract (see README) plus the page's rendered extras."""
+    lib = _library(request)
+    return JSONResponse(context.entry_context(lib.corpus, entry_id, request.app.state.urls))
+
+
+# --- Operations -----------------------------------------------------------------------------
+
+def healthz(request: Request) -> Response:
+    """The process is alive."""
+    return JSONResponse({"status": "ok"})
+
+
+def readyz(request: Request) -> Response:
+    """The corpus is loaded and can be served."""
+    lib = _library(request)
+    return JSONResponse({"status": "ready", "version": lib.version, "entries": len(lib.corpus)})
+
+
+ROUTES: list[tuple[str, Callable[..., Response], bool]] = [
+    # path,                        handler,      in the OpenAPI schema
+    ("/", home_page, False),
+    ("/sources/{source_id}", source_page, False),
+    ("/rules/{entry_id}", entry_page, False),
+    ("/timing", timing_page, False),
+    ("/api/sources", api_sources, True),
+    ("/api/sources/{source_id}", api_source, True),
+    ("/api/entries/{entry_id}", api_entry, True),
+    ("/healthz", healthz, False),
+    ("/readyz", readyz, False),
+]
+
+
+def build_router() -> APIRouter:
+    """An APIRouter holding `ROUTES`, each answering GET and HEAD."""
+    router = APIRouter()
+    for path, handler, in_schema in ROUTES:
+        router.add_api_route(
+            path, handler, methods=["GET", "HEAD"], include_in_schema=in_schema,
+            response_class=JSONResponse if in_schema else HTMLResponse,
+        )
+    return router

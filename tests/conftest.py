@@ -1,0 +1,47 @@
+"""Shared fixtures: the app over the real data (built once per session) and tiny data folders."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.corpus.build import load_corpus
+from app.corpus.models import Corpus
+from app.settings import Settings
+from app.web.app import create_app
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+@pytest.fixture(scope="session")
+def corpus() -> Corpus:
+    """The corpus built from the bundled data."""
+    return load_corpus(DATA)
+
+
+@pytest.fixture(scope="session")
+def client() -> Iterator[TestClient]:
+    """A client for the app serving the bundled data."""
+    app = create_app(Settings(data_dir=DATA))
+    with TestClient(app, raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+def write_rules_data(folder: Path, rules: Any, *, raw: str | bytes | None = None) -> Path:
+    """A data folder with one rules.json source holding `rules` (or the literal `raw` text)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    manifest = {"sources": [{"id": "t", "game": "ahlcg", "title": "테스트", "parser": "rules-json",
+                             "file": "rules.json"}]}
+    (folder / "sources.json").write_text(json.dumps(manifest), encoding="utf-8")
+    content = raw if raw is not None else json.dumps(rules, ensure_ascii=False)
+    target = folder / "rules.json"
+    if isinstance(content, bytes):
+        target.write_bytes(content)
+    else:
+        target.write_text(content, encoding="utf-8")
+    return folder

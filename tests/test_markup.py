@@ -1,0 +1,127 @@
+"""Rendering the markup dialect: safety, icons, traits, links and plain text."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.render.markup import LinkTarget, render, render_inline
+
+
+def _resolver(href: str) -> LinkTarget | None:
+    if href == "#Known":
+        return LinkTarget("/rules/Known", "Known")
+    if href.startswith("/card/"):
+        return LinkTarget("https://cards.example/" + href[6:])
+    return None
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        "<script>alert(1)</script>",
+        '<img src=x onerror="alert(1)">',
+        "<iframe src=//evil.example></iframe>",
+        '<a href="javascript:alert(1)">x</a>',
+        "<b onclick=alert(1)>x</b>",
+        "<style>body{}</style>",
+    ],
+)
+def test_raw_html_other_than_b_i_br_center_is_escaped(hostile: str) -> None:
+    out = render(f"앞 {hostile} 뒤", _resolver)
+    for dangerous in ("<script", "<img", "<iframe", "<a ", "<b onclick", "<style"):
+        assert dangerous not in out.html
+    assert "&lt;" in out.html
+
+
+def test_javascript_links_never_render_as_links() -> None:
+    out = render("[눌러](javascript:alert(1))", _resolver)
+    assert "<a" not in out.html
+    assert out.text == "[눌러](javascript:alert(1))"
+
+
+def test_allowed_tags_pass_and_unclosed_ones_are_closed() -> None:
+    out = render("<b>굵게</b> <i>기울임 <br> <center>가운데</center>", _resolver)
+    assert "<b>굵게</b>" in out.html
+    assert '<span class="center">가운데</span>' in out.html
+    assert out.html.count("<i>") == out.html.count("</i>") == 1
+    assert "<br>" in out.html
+
+
+def test_stray_closing_tag_is_dropped() -> None:
+    assert "</b>" not in render("글</b>자", _resolver).html
+
+
+def test_icons_become_labelled_svg_and_korean_text() -> None:
+    out = render("[reaction] 기능과 [free] 기능", _resolver)
+    assert 'aria-label="반응 격발"' in out.html
+    assert "<svg" in out.html
+    assert "[reaction]" not in out.html
+    assert out.text == "반응 격발 기능과 자유 격발 기능"
+
+
+def test_icon_before_parenthesis_is_not_a_link() -> None:
+    # The data writes a test of intellect at difficulty 3 as `[intellect](3)`.
+    out = render("[intellect](3)를 테스트합니다", _resolver)
+    assert 'aria-label="지식"' in out.html
+    assert out.text == "지식(3)를 테스트합니다"
+    assert out.problems == []
+
+
+def test_unknown_icon_stays_literal_and_is_reported() -> None:
+    out = render("[tentacle] 토큰", _resolver)
+    assert "[tentacle]" in out.html
+    assert out.problems == ["unknown icon [tentacle]"]
+
+
+def test_bracketed_korean_prose_is_not_an_icon() -> None:
+    out = render("[카드/게임 요소]와 [기간]", _resolver)
+    assert out.text == "[카드/게임 요소]와 [기간]"
+    assert out.problems == []
+
+
+def test_traits_render_bold_italic() -> None:
+    out = render("[[연구]] 카드", _resolver)
+    assert '<b class="trait"><i>연구</i></b>' in out.html
+    assert out.text == "연구 카드"
+
+
+def test_entry_link_with_an_icon_in_its_label() -> None:
+    out = render("[“조사자당( [per_investigator] )”](#Known) 값", _resolver)
+    assert '<a href="/rules/Known">' in out.html
+    assert 'aria-label="조사자당"' in out.html
+    assert out.links == ["Known"]
+    assert "](#" not in out.html
+
+
+def test_card_links_are_external() -> None:
+    out = render("[카드](/card/06004)", _resolver)
+    assert '<a href="https://cards.example/06004" class="external" rel="external noopener">' in out.html
+
+
+def test_broken_link_renders_as_plain_text_and_is_reported() -> None:
+    out = render("[“소모”](#_ST_2)해야 합니다", _resolver)
+    assert "<a" not in out.html
+    assert "“소모”해야" in out.text
+    assert out.problems == ["broken link (#_ST_2)"]
+
+
+def test_lists_and_paragraphs_in_plain_text() -> None:
+    out = render("머리말\n- 하나\n- 둘\n\n1. 첫째\n2. 둘째", _resolver)
+    assert "<ul>" in out.html and "<ol>" in out.html
+    assert out.text == "머리말\n\n- 하나\n- 둘\n\n1. 첫째\n2. 둘째"
+
+
+def test_indented_lines_are_not_code_blocks() -> None:
+    assert "<code>" not in render("문단\n\n        들여쓴 줄", _resolver).html
+
+
+def test_bold_step_paragraphs_get_anchors() -> None:
+    out = render("<b>1.1 시작합니다.</b>\n설명\n\n<b>2.2.1 행동</b>", _resolver)
+    assert out.anchors == {"1.1": "step-1-1", "2.2.1": "step-2-2-1"}
+    assert '<p id="step-1-1">' in out.html
+
+
+def test_inline_titles_have_no_paragraph() -> None:
+    out = render_inline("축복([bless]) 토큰", _resolver)
+    assert not out.html.startswith("<p>")
+    assert out.text == "축복(축복) 토큰"
