@@ -24,8 +24,8 @@ def _check(data_dir: Path) -> int:
 def _serve(settings: Settings) -> int:
     import uvicorn
 
-    from app.web.state import load_library
     from app.urls import Urls
+    from app.web.state import load_library
 
     try:  # Validate before starting workers, so broken data is one line, not a traceback each.
         load_library(settings.data_dir, Urls())

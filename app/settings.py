@@ -20,8 +20,8 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="RULES_", extra="ignore")
 
     host: str = "127.0.0.1"
-    port: int = Field(8000, ge=1, le=65535)
-    workers: int = Field(1, ge=1, le=64)
+    port: int = Field(default=8000, ge=1, le=65535)
+    workers: int = Field(default=1, ge=1, le=64)
     data_dir: Path = _ROOT / "data"
     index_dir: Path = _ROOT / "var" / "index"
     #: Absolute base for canonical and preview links, e.g. https://rules.example.org

@@ -95,7 +95,8 @@ def test_entry_link_with_an_icon_in_its_label() -> None:
 
 def test_card_links_are_external() -> None:
     out = render("[카드](/card/06004)", _resolver)
-    assert '<a href="https://cards.example/06004" class="external" rel="external noopener">' in out.html
+    expected = '<a href="https://cards.example/06004" class="external" rel="external noopener">'
+    assert expected in out.html
 
 
 def test_broken_link_renders_as_plain_text_and_is_reported() -> None:

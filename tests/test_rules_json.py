@@ -60,3 +60,9 @@ def test_absurd_nesting_is_refused_not_recursed() -> None:
         node = f'{{"id": "N{depth}", "title": "n", "rules": [{node}]}}'
     with pytest.raises(DataError, match="nested deeper than"):
         parse(f"[{node}]", SPEC)
+
+
+def test_links_to_ids_with_spaces_become_valid_markdown() -> None:
+    text = '[{"id": "A", "title": "가", "text": "[카드](#Myriad_Cards_in_Standalone Mode) 참조"}]'
+    (entry,) = parse(text, SPEC)
+    assert entry.body == "[카드](<#Myriad_Cards_in_Standalone Mode>) 참조"

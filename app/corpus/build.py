@@ -102,7 +102,8 @@ def _build(data_dir: Path, urls: Urls) -> tuple[Corpus | None, list[Problem]]:
                 problems.append(Problem(spec.file, where, message, error=True))
                 continue
             if raw.parent is not None and raw.parent not in drafts:
-                problems.append(Problem(spec.file, where, f'unknown parent "{raw.parent}"', error=True))
+                message = f'unknown parent "{raw.parent}"'
+                problems.append(Problem(spec.file, where, message, error=True))
                 continue
             drafts[raw.id] = _Draft(raw, spec)
             order[spec.id].append(raw.id)

@@ -1,4 +1,4 @@
-"""Read the data manifest (`sources.json`): which files make up the reference and how to parse them."""
+"""Read the data manifest (`sources.json`): which files make up the reference, how to parse them."""
 
 from __future__ import annotations
 
@@ -22,9 +22,11 @@ def load_manifest(data_dir: Path) -> tuple[SourceSpec, ...]:
     except FileNotFoundError:
         raise DataError(MANIFEST, "", f"no manifest in {data_dir}") from None
     except UnicodeDecodeError as exc:
-        raise DataError(MANIFEST, "", f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        problem = f"not UTF-8 text ({exc.reason} at byte {exc.start})"
+        raise DataError(MANIFEST, "", problem) from None
     except json.JSONDecodeError as exc:
-        raise DataError(MANIFEST, f"line {exc.lineno} column {exc.colno}", f"invalid JSON: {exc.msg}") from None
+        where = f"line {exc.lineno} column {exc.colno}"
+        raise DataError(MANIFEST, where, f"invalid JSON: {exc.msg}") from None
     items = doc.get("sources") if isinstance(doc, dict) else None
     if not isinstance(items, list) or not items:
         raise DataError(MANIFEST, "", '"sources" must be a non-empty list')

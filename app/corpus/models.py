@@ -1,4 +1,4 @@
-"""The corpus model: frozen dataclasses shared by the loader, the renderer, search and the web layer.
+"""The corpus model: frozen dataclasses shared by the loader, renderer, search and web layer.
 
 Parsers produce `RawEntry` values (markup still unresolved); the builder turns them into
 `Entry` values with rendered HTML, plain text and both directions of links, held by one `Corpus`.

@@ -297,9 +297,9 @@ def _plain_text(tokens: Sequence[Token]) -> str:
             parts.append(ICONS[token.content].label)
         elif token.type == "trait":
             parts.append(token.content)
-        elif token.type in ("softbreak", "hardbreak"):
-            parts.append("\n")
-        elif token.type == "allowed_tag" and token.meta["name"] == "br":
+        elif token.type in ("softbreak", "hardbreak") or (
+            token.type == "allowed_tag" and token.meta["name"] == "br"
+        ):
             parts.append("\n")
         elif token.type == "list_item_open":
             parts.append(f"{token.info}{token.markup} " if token.info else "- ")

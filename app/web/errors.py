@@ -10,11 +10,12 @@ import logging
 
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.errors import AppError
 from app.web.pages import render_page
+from app.web.responses import SafeJSONResponse
 
 log = logging.getLogger("app.web")
 
@@ -56,7 +57,7 @@ async def handle_error(request: Request, exc: Exception) -> Response:
     """Render `exc` for this request."""
     error = _as_app_error(exc)
     if wants_json(request):
-        return JSONResponse({"error": {"status": error.status, "message": error.message}},
+        return SafeJSONResponse({"error": {"status": error.status, "message": error.message}},
                             status_code=error.status)
     context = {"status": error.status, "message": error.message}
     html = render_page(request.app.state.templates, "error.html", context)

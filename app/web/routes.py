@@ -9,10 +9,11 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
 from app.web import context
 from app.web.pages import render_page
+from app.web.responses import SafeJSONResponse
 from app.web.state import Library
 
 
@@ -59,32 +60,32 @@ def timing_page(request: Request) -> Response:
 def api_sources(request: Request) -> Response:
     """`[{id, title, game, entries}]`."""
     lib = _library(request)
-    return JSONResponse(context.sources_context(lib.corpus, request.app.state.urls))
+    return SafeJSONResponse(context.sources_context(lib.corpus, request.app.state.urls))
 
 
 def api_source(request: Request, source_id: str) -> Response:
     """`{id, title, game, entries: [{id, title, parent}]}` in reading order."""
     lib = _library(request)
-    return JSONResponse(context.source_context(lib.corpus, source_id, request.app.state.urls))
+    return SafeJSONResponse(context.source_context(lib.corpus, source_id, request.app.state.urls))
 
 
 def api_entry(request: Request, entry_id: str) -> Response:
     """The entry contract (see README) plus the page's rendered extras."""
     lib = _library(request)
-    return JSONResponse(context.entry_context(lib.corpus, entry_id, request.app.state.urls))
+    return SafeJSONResponse(context.entry_context(lib.corpus, entry_id, request.app.state.urls))
 
 
 # --- Operations -----------------------------------------------------------------------------
 
 def healthz(request: Request) -> Response:
     """The process is alive."""
-    return JSONResponse({"status": "ok"})
+    return SafeJSONResponse({"status": "ok"})
 
 
 def readyz(request: Request) -> Response:
     """The corpus is loaded and can be served."""
     lib = _library(request)
-    return JSONResponse({"status": "ready", "version": lib.version, "entries": len(lib.corpus)})
+    return SafeJSONResponse({"status": "ready", "version": lib.version, "entries": len(lib.corpus)})
 
 
 ROUTES: list[tuple[str, Callable[..., Response], bool]] = [
@@ -107,6 +108,6 @@ def build_router() -> APIRouter:
     for path, handler, in_schema in ROUTES:
         router.add_api_route(
             path, handler, methods=["GET", "HEAD"], include_in_schema=in_schema,
-            response_class=JSONResponse if in_schema else HTMLResponse,
+            response_class=SafeJSONResponse if in_schema else HTMLResponse,
         )
     return router

@@ -8,6 +8,7 @@ problem is reported with the node's path in the file (`[146].rules[0]`) and its 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from app.corpus.models import Colour, RawEntry, SourceSpec, TableCell, TableRow
@@ -16,6 +17,10 @@ from app.errors import DataError
 #: Deeper than this is not a rules reference but a broken (or hostile) file; it also keeps
 #: the recursion far from Python's limit.
 MAX_DEPTH = 16
+# ArkhamCards ids may hold spaces ("Tarot Slot"), and links to them are written bare,
+# `[label](#Myriad_Cards_in_Standalone Mode)`, which CommonMark would not take for a link.
+# Angle brackets make such a destination valid Markdown.
+_SPACED_TARGET = re.compile(r"\]\((#[^()<>\n]*? [^()<>\n]*)\)")
 _COLOURS: dict[str, Colour] = {"green": "green", "red": "red", "grey": "grey", "gray": "grey"}
 
 
@@ -60,7 +65,7 @@ def _walk(
                 id=entry_id,
                 title=title,
                 parent=parent,
-                body=body,
+                body=_SPACED_TARGET.sub(r"](<\1>)", body),
                 cycles=_cycles(node, where, spec),
                 table=_table(node, where, spec),
                 location=where,

@@ -1,0 +1,168 @@
+"""The corpus builder on the real data and on tiny broken data folders."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from app.corpus.build import check_data, load_corpus
+from app.corpus.models import Corpus
+from app.errors import DataError
+from tests.conftest import DATA, write_rules_data
+
+
+def _rules_ids(nodes: list[dict[str, object]]) -> list[str]:
+    ids: list[str] = []
+    for node in nodes:
+        ids.append(str(node["id"]))
+        children = node.get("rules", [])
+        assert isinstance(children, list)
+        ids.extend(_rules_ids(children))
+    return ids
+
+
+def test_every_rules_json_node_is_an_entry_with_its_title(corpus: Corpus) -> None:
+    nodes = json.loads((DATA / "ahlcg-rules.json").read_text(encoding="utf-8"))
+    ids = _rules_ids(nodes)
+    assert len(ids) == 253
+    for entry_id in ids:
+        assert entry_id in corpus.entries
+    assert corpus.entries["Attack_of_Opportunity"].title == "틈새 공격"
+    assert corpus.entries["Tarot Slot"].parent == "Additional_Rules_by_Collections"
+
+
+def test_tree_structure_and_reading_order(corpus: Corpus) -> None:
+    skill = corpus.entries["Skill_Test_Timing"]
+    assert skill.children[0] == "Skill_Test_1"
+    assert [p.id for p in corpus.path(corpus.entries["Skill_Test_3"])] == [
+        "Appendix_II_Timing_and_Gameplay", "Skill_Test_Timing"]
+    orders = [e.order for e in corpus]
+    assert orders == sorted(orders)
+
+
+def test_all_four_sources_are_loaded(corpus: Corpus) -> None:
+    assert [s.id for s in corpus.sources] == [
+        "ahlcg-reference", "ahlcg-rulebook", "eh-rulebook", "eh-reference"]
+    for source in corpus.sources:
+        assert source.entry_ids, source.id
+
+
+def test_eldritch_horror_glossary_terms_are_entries(corpus: Corpus) -> None:
+    titles = {e.title for e in corpus if e.source == "eh-reference"}
+    terms = ("징조", "차원문", "괴물 급증", "쓰러진 조사자", "집어삼켜짐", "은행 대출", "테스트")
+    for term in terms:
+        assert term in titles
+
+
+def test_related_topic_lines_link_to_entries(corpus: Corpus) -> None:
+    nearest = next(e for e in corpus if e.source == "eh-reference" and e.title == "가장 가까운")
+    targets = {corpus.entries[i].title for i in nearest.links_to}
+    assert {"길", "칸"} <= targets
+
+
+def test_cycles_are_kept(corpus: Corpus) -> None:
+    assert corpus.entries["Bonded"].cycles == ("tcu", "tde")
+
+
+def test_links_and_backlinks_agree(corpus: Corpus) -> None:
+    for entry in corpus:
+        for target in entry.links_to:
+            assert entry.id in corpus.entries[target].linked_from
+    assert "Skill_Test_Timing" in corpus.entries["Appendix_II_Timing_and_Gameplay"].links_to
+
+
+def test_case_insensitive_id_link_resolves(corpus: Corpus) -> None:
+    assert "Per_Investigator" in corpus.entries["Location_Cards"].links_to
+
+
+def test_plain_text_has_no_markup(corpus: Corpus) -> None:
+    for entry in corpus:
+        assert not re.search(r"\[(reaction|free|action|bless|curse)\]", entry.text), entry.id
+        assert "](#" not in entry.text and "<b>" not in entry.text, entry.id
+    assert "반응 격발" in corpus.entries["Reaction_Opportunities"].text
+
+
+def test_timing_tables_link_every_row(corpus: Corpus) -> None:
+    for table_id in ("Phase_Sequence_Timing", "Skill_Test_Timing"):
+        table = corpus.entries[table_id].table
+        assert table is not None
+        rows = [r for r in table if r.cells]
+        assert rows and all(r.target for r in rows), table_id
+    phases = corpus.entries["Phase_Sequence_Timing"].table
+    assert phases is not None
+    first_step = next(r for r in phases if r.cells and r.cells[0].text.startswith("1.1"))
+    assert (first_step.target, first_step.anchor) == ("Mythos_Phase", "step-1-1")
+    skill = corpus.entries["Skill_Test_Timing"].table
+    assert skill is not None
+    third = next(r for r in skill if r.cells and r.cells[0].text.startswith("3단계"))
+    assert third.target == "Skill_Test_3"
+
+
+def test_check_reports_the_known_broken_links() -> None:
+    lines = [str(p) for p in check_data(DATA)]
+    assert any("broken link (#_ST_2)" in line and "Skill_Cards" in line for line in lines)
+    assert any("#Per_investigator matches Per_Investigator only when case is ignored" in line
+               for line in lines)
+    assert not any(line.startswith("error") for line in lines)
+
+
+def test_ids_are_stable_between_runs(corpus: Corpus) -> None:
+    again = load_corpus(DATA)
+    assert list(again.entries) == list(corpus.entries)
+    assert again.version == corpus.version
+
+
+# --- broken data: one clear line naming the file, the entry and the problem -----------------
+
+def test_duplicate_ids_are_an_error(tmp_path: Path) -> None:
+    folder = write_rules_data(tmp_path, [{"id": "A", "title": "가"}, {"id": "A", "title": "나"}])
+    with pytest.raises(DataError) as caught:
+        load_corpus(folder)
+    assert str(caught.value) == (
+        'rules.json: [1] (id "A"): duplicate id "A" (also rules.json: [0] (id "A"))')
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("[{", "rules.json: line 1 column 3: invalid JSON: Expecting property name"),
+        (b"[\xff]", "rules.json: byte 1: not UTF-8 text"),
+        ('[{"title": "가"}]', 'rules.json: [0]: missing "id"'),
+        ('[{"id": "A", "title": 5}]', 'rules.json: [0] (id "A"): "title" must be a string'),
+    ],
+)
+def test_broken_files_fail_with_one_line(tmp_path: Path, raw: str | bytes, expected: str) -> None:
+    folder = write_rules_data(tmp_path, None, raw=raw)
+    with pytest.raises(DataError) as caught:
+        load_corpus(folder)
+    assert str(caught.value).startswith(expected)
+    assert "\n" not in str(caught.value)
+
+
+def test_missing_file_and_bad_manifest(tmp_path: Path) -> None:
+    folder = write_rules_data(tmp_path, [])
+    (folder / "rules.json").unlink()
+    with pytest.raises(DataError, match=r"^rules.json: file not found$"):
+        load_corpus(folder)
+    (folder / "sources.json").write_text('{"sources": [{"id": "x"}]}', encoding="utf-8")
+    expected = r'sources.json: sources\[0\]: missing or empty string field "game"'
+    with pytest.raises(DataError, match=expected):
+        load_corpus(folder)
+
+
+def test_warnings_for_links_icons_and_empty_entries(tmp_path: Path) -> None:
+    rules = [
+        {"id": "A", "title": "가", "text": "[나](#B) [없음](#Nowhere) [tentacle]"},
+        {"id": "B", "title": "나", "text": "[가](#a)"},
+        {"id": "C", "title": "다"},
+    ]
+    lines = [str(p) for p in check_data(write_rules_data(tmp_path, rules))]
+    assert lines == [
+        'warning: rules.json: [0] (id "A"): unknown icon [tentacle]',
+        'warning: rules.json: [0] (id "A"): broken link (#Nowhere)',
+        'warning: rules.json: [1] (id "B"): link #a matches A only when case is ignored',
+        'warning: rules.json: [2] (id "C"): empty entry',
+    ]

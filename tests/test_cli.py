@@ -1,0 +1,42 @@
+"""`python -m app check` and starting the server on broken data, as a self-hoster sees them."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import DATA, write_rules_data
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=120,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def test_check_on_the_bundled_data_lists_warnings_and_passes() -> None:
+    result = _run("-m", "app", "check", "--data-dir", str(DATA))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "broken link (#_ST_2)" in result.stdout
+    assert "0 error(s)" in result.stdout
+
+
+def test_check_fails_on_duplicate_ids(tmp_path: Path) -> None:
+    folder = write_rules_data(tmp_path, [{"id": "A", "title": "가"}, {"id": "A", "title": "나"}])
+    result = _run("-m", "app", "check", "--data-dir", str(folder))
+    assert result.returncode == 1
+    assert 'error: rules.json: [1] (id "A"): duplicate id "A"' in result.stdout
+
+
+def test_server_refuses_broken_data_with_one_line_and_no_traceback(tmp_path: Path) -> None:
+    folder = write_rules_data(tmp_path, None, raw='[{"id": "A"}]')
+    result = _run("-c", "import app.main", env={"RULES_DATA_DIR": str(folder)})
+    assert result.returncode == 1
+    expected = '룰사전: cannot start: rules.json: [0] (id "A"): missing "title"'
+    assert result.stderr.strip() == expected
+    assert "Traceback" not in result.stderr

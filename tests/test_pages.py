@@ -1,0 +1,103 @@
+"""Server-rendered pages: every page answers, nothing raw leaks, hostile data stays inert."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import quote
+
+from fastapi.testclient import TestClient
+
+from app.corpus.models import Corpus
+from app.settings import Settings
+from app.web.app import create_app
+from tests.conftest import write_rules_data
+
+_RAW_TOKEN = re.compile(r"\[(?:[a-z_]+)\]")
+
+
+def _visible(html: str) -> str:
+    """The page without tags, attribute values and entity-escaped text kept as shown."""
+    return re.sub(r"<[^>]*>", " ", html)
+
+
+def test_every_page_answers_200_in_korean(client: TestClient, corpus: Corpus) -> None:
+    urls = ["/", "/timing", *[f"/sources/{s.id}" for s in corpus.sources]]
+    urls += ["/rules/" + quote(e.id, safe="") for e in corpus]
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        html = response.text
+        assert '<html lang="ko">' in html, url
+        assert "](#" not in html, url
+        assert not _RAW_TOKEN.search(_visible(html)), (url, _RAW_TOKEN.search(_visible(html)))
+
+
+def test_entry_page_shows_breadcrumb_badges_backlinks_and_neighbours(client: TestClient) -> None:
+    html = client.get("/rules/Skill_Test_3").text
+    assert '<a href="/rules/Skill_Test_Timing">능력 테스트 순서</a>' in html
+    assert "아컴호러 카드게임 참조 안내서" in html
+    assert "이 항목을 참조하는 항목" in html
+    assert 'rel="prev"' in html and 'rel="next"' in html
+
+
+def test_children_render_as_anchored_subsections(client: TestClient) -> None:
+    html = client.get("/rules/Skill_Test_Timing").text
+    assert 'id="r-Skill_Test_3"' in html
+    assert '<a class="anchor" href="#r-Skill_Test_3"' in html
+
+
+def test_collection_badges_use_korean_names(client: TestClient) -> None:
+    html = client.get("/rules/Bonded").text
+    assert "끝맺지 못한 의식" in html and "꿈을 먹는 자" in html
+
+
+def test_backlinks_list_linking_entries(client: TestClient) -> None:
+    html = client.get("/rules/Per_Investigator").text
+    section = html.split("이 항목을 참조하는 항목", 1)[1]
+    assert 'href="/rules/Location_Cards"' in section
+
+
+def test_timing_page_colours_cues_and_row_links(client: TestClient, corpus: Corpus) -> None:
+    html = client.get("/timing").text
+    assert html.count('class="row row-step"') >= 20
+    assert 'class="row row-window"' in html and 'class="row row-transition"' in html
+    assert 'href="/rules/Mythos_Phase#step-1-1"' in html
+    assert 'href="/rules/Skill_Test_3"' in html
+    assert "플레이어의 행동 기회" in html and "class=\"legend\"" in html
+    for table_id in ("Phase_Sequence_Timing", "Skill_Test_Timing"):
+        table = corpus.entries[table_id].table
+        assert table is not None
+        rows = [r for r in table if r.cells]
+        page = client.get(f"/rules/{table_id}").text
+        assert page.count('<tr class="row row-') == len(rows)
+
+
+def test_source_index_has_jump_bar_and_korean_order(client: TestClient) -> None:
+    html = client.get("/sources/ahlcg-reference").text
+    assert 'href="#letter-ㄱ"' in html and 'id="letter-ㅎ"' in html
+    assert html.index(">가장 가까운<") < html.index(">틈새 공격<")
+
+
+def test_eh_glossary_terms_are_in_the_index(client: TestClient) -> None:
+    html = client.get("/sources/eh-reference").text
+    letter = html.split('id="letter-ㅈ"', 1)[1]
+    assert ">징조<" in letter
+
+
+def test_unknown_pages_are_korean_404s(client: TestClient) -> None:
+    for url in ("/rules/Nope", "/sources/nope", "/no/such/page"):
+        response = client.get(url)
+        assert response.status_code == 404
+        assert "찾을 수 없습니다" in response.text
+
+
+def test_script_in_title_and_text_is_escaped(tmp_path: Path) -> None:
+    rules = [{"id": "X", "title": "<script>alert('t')</script>제목",
+              "text": "본문 <script>alert('b')</script> <img src=x onerror=alert(1)>"}]
+    app = create_app(Settings(data_dir=write_rules_data(tmp_path, rules)))
+    with TestClient(app) as hostile:
+        for url in ("/rules/X", "/sources/t", "/api/entries/X"):
+            body = hostile.get(url).text
+            assert "<script>alert" not in body and "<img src=x" not in body, url
+        assert "&lt;script&gt;" in hostile.get("/rules/X").text
