@@ -166,3 +166,15 @@ def test_warnings_for_links_icons_and_empty_entries(tmp_path: Path) -> None:
         'warning: rules.json: [1] (id "B"): link #a matches A only when case is ignored',
         'warning: rules.json: [2] (id "C"): empty entry',
     ]
+
+
+def test_title_links_resolve_by_title_and_report_unknown_names(tmp_path: Path) -> None:
+    rules = [
+        {"id": "A", "title": "틈새 공격", "text": "본문"},
+        {"id": "B", "title": "나", "text": "관련된 주제: [틈새공격](<title:틈새공격>), "
+                                           "[없는 주제](<title:없는 주제>)"},
+    ]
+    folder = write_rules_data(tmp_path, rules)
+    assert load_corpus(folder).entries["B"].links_to == ("A",)
+    lines = [str(p) for p in check_data(folder)]
+    assert lines == ['warning: rules.json: [1] (id "B"): no entry titled "없는 주제"']

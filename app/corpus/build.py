@@ -95,7 +95,7 @@ def _build(data_dir: Path, urls: Urls) -> tuple[Corpus | None, list[Problem]]:
             continue
         order[spec.id] = []
         for raw in raws:
-            where = raw.location or raw.id
+            where = _where(raw)
             if raw.id in drafts:
                 other = drafts[raw.id]
                 message = f'duplicate id "{raw.id}" (also {other.spec.file}: {other.raw.location})'
@@ -153,7 +153,7 @@ class _Linker:
 
     def render(self, draft: _Draft) -> None:
         raw = draft.raw
-        where = raw.location or raw.id
+        where = _where(raw)
 
         def resolve(href: str) -> LinkTarget | None:
             return self._resolve(href, draft, where)
@@ -161,6 +161,9 @@ class _Linker:
         draft.title = render_inline(raw.title, resolve)
         draft.rendered = render(raw.body, resolve)
         for problem in draft.title.problems + draft.rendered.problems:
+            # Title links come from `관련된 주제:` lines and page references: say which name.
+            if problem.startswith("broken link (title:"):
+                problem = f'no entry titled "{problem[len("broken link (title:"):-1]}"'
             self.problems.append(Problem(draft.spec.file, where, problem))
         if not raw.body.strip() and raw.table is None and not draft.children:
             self.problems.append(Problem(draft.spec.file, where, "empty entry"))
@@ -173,9 +176,7 @@ class _Linker:
         else:
             card = _CARD.fullmatch(href)
             return LinkTarget(self.urls.card(card[1])) if card else None
-        if target is None or target == draft.raw.id:
-            return None if target is None else LinkTarget(self.urls.entry(target), target)
-        return LinkTarget(self.urls.entry(target), target)
+        return LinkTarget(self.urls.entry(target), target) if target is not None else None
 
     def _by_id(self, entry_id: str, draft: _Draft, where: str) -> str | None:
         if entry_id in self.drafts:
@@ -210,7 +211,7 @@ class _Linker:
             for row in entry.table or ():
                 if row.cells and row.target is None:
                     draft = self.drafts[entry.id]
-                    found.append(Problem(draft.spec.file, draft.raw.location,
+                    found.append(Problem(draft.spec.file, _where(draft.raw),
                                          f'table row "{row.cells[0].text}" explains nothing'))
         return found
 
@@ -263,6 +264,13 @@ def _freeze(
             entries[entry_id] = resolve_table(corpus, entries[entry_id], draft.raw.table,
                                               linker.urls)
     return corpus
+
+
+def _where(raw: RawEntry) -> str:
+    """The entry's place in its file, with its id: `line 1103 (id "eh-신화")`."""
+    if not raw.location:
+        return f'id "{raw.id}"'
+    return raw.location if raw.id in raw.location else f'{raw.location} (id "{raw.id}")'
 
 
 def _strip_markup(title: str) -> str:
