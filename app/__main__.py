@@ -21,6 +21,20 @@ def _check(data_dir: Path) -> int:
     return 1 if errors else 0
 
 
+def _index(settings: Settings) -> int:
+    from app.urls import Urls
+    from app.web.state import load_library
+
+    try:
+        library = load_library(settings.data_dir, settings.index_dir, Urls())
+    except DataError as exc:
+        print(f"룰사전: cannot build the index: {exc}", file=sys.stderr)
+        return 1
+    print(f"{settings.index_dir}: index of {len(library.corpus)} entries, "
+          f"data version {library.version}")
+    return 0
+
+
 def _serve(settings: Settings) -> int:
     import uvicorn
 
@@ -28,7 +42,7 @@ def _serve(settings: Settings) -> int:
     from app.web.state import load_library
 
     try:  # Validate before starting workers, so broken data is one line, not a traceback each.
-        load_library(settings.data_dir, Urls())
+        load_library(settings.data_dir, settings.index_dir, Urls())
     except DataError as exc:
         print(f"룰사전: cannot start: {exc}", file=sys.stderr)
         return 1
@@ -50,10 +64,13 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser("check", help="validate the data folder and list its problems")
     check.add_argument("--data-dir", type=Path, default=settings.data_dir)
+    commands.add_parser("index", help="build the search index for the data (if out of date)")
     commands.add_parser("serve", help="validate the data, then serve it (settings: RULES_*)")
     args = parser.parse_args(argv)
     if args.command == "check":
         return _check(args.data_dir)
+    if args.command == "index":
+        return _index(settings)
     return _serve(settings)
 
 

@@ -25,9 +25,9 @@ def corpus() -> Corpus:
 
 
 @pytest.fixture(scope="session")
-def client() -> Iterator[TestClient]:
-    """A client for the app serving the bundled data."""
-    app = create_app(Settings(data_dir=DATA))
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """A client for the app serving the bundled data (index built in a temporary folder)."""
+    app = create_app(Settings(data_dir=DATA, index_dir=tmp_path_factory.mktemp("index")))
     with TestClient(app, raise_server_exceptions=False) as test_client:
         yield test_client
 

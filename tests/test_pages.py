@@ -95,7 +95,8 @@ def test_unknown_pages_are_korean_404s(client: TestClient) -> None:
 def test_script_in_title_and_text_is_escaped(tmp_path: Path) -> None:
     rules = [{"id": "X", "title": "<script>alert('t')</script>제목",
               "text": "본문 <script>alert('b')</script> <img src=x onerror=alert(1)>"}]
-    app = create_app(Settings(data_dir=write_rules_data(tmp_path, rules)))
+    folder = write_rules_data(tmp_path / "data", rules)
+    app = create_app(Settings(data_dir=folder, index_dir=tmp_path / "index"))
     with TestClient(app) as hostile:
         for url in ("/rules/X", "/sources/t", "/api/entries/X"):
             body = hostile.get(url).text

@@ -31,7 +31,7 @@ def create_app(settings: Settings | None = None, library: Library | None = None)
         public_base_url=settings.public_base_url,
         card_url_base=settings.card_url_base,
     )
-    library = library or load_library(settings.data_dir, urls)
+    library = library or load_library(settings.data_dir, settings.index_dir, urls)
     app = FastAPI(
         title="룰사전 API",
         description="Korean rules reference for Arkham Horror: The Card Game and Eldritch Horror.",

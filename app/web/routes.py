@@ -6,12 +6,12 @@ Handlers are thin: parse the request, call one context function, render it as HT
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
-from app.web import context
+from app.web import context, search_context
 from app.web.pages import render_page
 from app.web.responses import SafeJSONResponse
 from app.web.state import Library
@@ -55,6 +55,20 @@ def timing_page(request: Request) -> Response:
     return _page(request, "timing.html", context.timing_context(lib.corpus, request.app.state.urls))
 
 
+def search_page(
+    request: Request,
+    q: str = "",
+    game: str = "",
+    source: str = "",
+    page: Annotated[int, Query(ge=1, le=search_context.MAX_PAGE)] = 1,
+) -> Response:
+    """Search results with filters, pagination and a did-you-mean suggestion."""
+    lib = _library(request)
+    data = search_context.search_page_context(
+        lib.corpus, lib.index, request.app.state.urls, q, game=game, source=source, page=page)
+    return _page(request, "search.html", data)
+
+
 # --- JSON API -------------------------------------------------------------------------------
 
 def api_sources(request: Request) -> Response:
@@ -73,6 +87,28 @@ def api_entry(request: Request, entry_id: str) -> Response:
     """The entry contract (see README) plus the page's rendered extras."""
     lib = _library(request)
     return SafeJSONResponse(context.entry_context(lib.corpus, entry_id, request.app.state.urls))
+
+
+def api_search(
+    request: Request,
+    q: str = "",
+    game: str = "",
+    source: str = "",
+    limit: Annotated[int, Query(ge=1, le=50)] = 10,
+    offset: Annotated[int, Query(ge=0, le=1000)] = 0,
+) -> Response:
+    """`{query, total, results: [{id, title, source, game, url, snippet, path}]}`."""
+    lib = _library(request)
+    return SafeJSONResponse(search_context.search_results(
+        lib.corpus, lib.index, request.app.state.urls, q, game=game, source=source,
+        limit=limit, offset=offset))
+
+
+def api_suggest(request: Request, q: str = "") -> Response:
+    """`{query, suggestions: [{id, title, url, context}]}`: the best titles, as the player types."""
+    lib = _library(request)
+    return SafeJSONResponse(
+        search_context.suggest_context(lib.corpus, lib.index, request.app.state.urls, q))
 
 
 # --- Operations -----------------------------------------------------------------------------
@@ -94,9 +130,12 @@ ROUTES: list[tuple[str, Callable[..., Response], bool]] = [
     ("/sources/{source_id}", source_page, False),
     ("/rules/{entry_id}", entry_page, False),
     ("/timing", timing_page, False),
+    ("/search", search_page, False),
     ("/api/sources", api_sources, True),
     ("/api/sources/{source_id}", api_source, True),
     ("/api/entries/{entry_id}", api_entry, True),
+    ("/api/search", api_search, True),
+    ("/api/suggest", api_suggest, True),
     ("/healthz", healthz, False),
     ("/readyz", readyz, False),
 ]

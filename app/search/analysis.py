@@ -1,0 +1,216 @@
+"""Korean analysis without a morphological analyzer: words, particle stripping, bigrams, aliases.
+
+The same functions run on the entries (at index time) and on the query, so a consistent
+approximation beats a linguistically perfect one on one side only:
+
+* **words** — runs of Hangul, Latin letters or digits from `normalize_text`;
+* **variants** — a Hangul word plus every stem left after removing a known particle or ending
+  (`조사자가` → 조사자가, 조사자; `회피하면` → 회피하면, 회피; `공격받은` → 공격받은, 공격받, 공격);
+* **bigrams** — Hangul syllable bigrams of the text with spaces removed, so `틈새공격` and
+  `틈새 공격` share 틈새, 새공, 공격;
+* **English** — Latin words lower-cased with a light plural stem (`clues` → clue), and the
+  English rule names hidden in ids (`Attack_of_Opportunity`) as aliases.
+
+Whoosh only ever sees the tokens produced here, joined by spaces (see `index.py`), so its
+pickled schema holds nothing but its own stock tokenizer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from functools import lru_cache
+
+from app.corpus.hangul import is_syllable
+from app.corpus.normalize import compact, normalize_text
+
+__all__ = [
+    "alias_terms",
+    "bigrams",
+    "english_stem",
+    "index_bigrams",
+    "index_words",
+    "is_function_word",
+    "is_hangul",
+    "stem",
+    "title_parts",
+    "variants",
+    "words",
+]
+
+_WORD = re.compile(r"[가-힣]+|[a-z]+|[0-9]+|[ㄱ-ㅎㅏ-ㅣ]+")
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+# Particles (조사) and endings (어미, with the light verbs 하다/되다/받다/시키다) that players
+# and the rules attach to nouns. Longer forms first is not required: every match yields a stem.
+_PARTICLES = (
+    "이", "가", "은", "는", "을", "를", "의", "에", "도", "만", "로", "와", "과", "나", "랑",
+    "으로", "에서", "에게", "한테", "까지", "부터", "마다", "처럼", "보다", "조차", "만큼",
+    "이나", "이랑", "이며", "이고", "이다", "이면", "이라", "이란", "에는", "에도", "에만",
+    "으로는", "으로도", "에서는", "에서도", "에게는", "에게도", "로는", "로도", "로서", "로써",
+    "으로서", "으로써", "부터는", "까지는", "이라도", "이라고", "이라는", "이라면", "입니다",
+    "에서부터", "으로부터", "로부터", "에게서", "한테서", "들", "들이", "들은", "들을", "들의",
+    "들에게", "들과", "들도",
+)
+_ENDINGS = (
+    # 하다
+    "하다", "한다", "합니다", "하는", "하면", "하여", "해서", "하고", "했다", "했을", "할", "한",
+    "함", "해", "하지", "하기", "하며", "하려면", "하거나", "하도록", "할때", "하는데", "했습니다",
+    "해야", "하세요", "합", "했", "할수",
+    # 되다
+    "되다", "된다", "됩니다", "되는", "되면", "되어", "돼", "된", "될", "됨", "되지", "되기",
+    "되었다", "되었을", "되고", "되거나", "되도록", "되며", "되었", "됐",
+    # 받다 (공격받은 적)
+    "받다", "받은", "받는", "받을", "받으면", "받아", "받고", "받기", "받습니다", "받지",
+    # 시키다
+    "시키다", "시키는", "시킨", "시키면", "시킬", "시켜",
+    # generic verbal endings after a stem
+    "인", "으면", "면", "는다", "었다", "았다", "었", "았", "고", "며", "거나", "도록", "려면",
+    "습니다", "ㅂ니다", "세요", "어야", "아야", "지", "기",
+)
+_SUFFIXES = tuple(sorted(set(_PARTICLES + _ENDINGS), key=len, reverse=True))
+_BY_LAST: dict[str, tuple[str, ...]] = {}
+for _suffix in _SUFFIXES:
+    _BY_LAST[_suffix[-1]] = (*_BY_LAST.get(_suffix[-1], ()), _suffix)
+
+_PLURAL_ES = re.compile(r"(?:ss|sh|ch|x|z)es$")
+
+
+_FUNCTION = frozenset(_SUFFIXES) | {"하", "되", "것", "수", "등", "및", "또는", "그", "이", "저"}
+
+
+def is_function_word(word: str) -> bool:
+    """True for a word that is only a particle, an ending or a light verb (`하면`, `에`)."""
+    return word in _FUNCTION or (is_hangul(word) and stem(word) in _FUNCTION)
+
+
+def is_hangul(word: str) -> bool:
+    """True when `word` is made of precomposed syllables only."""
+    return bool(word) and all(is_syllable(c) for c in word)
+
+
+def words(text: str) -> list[str]:
+    """The words of `text` after normalisation: Hangul, Latin, digit or bare-jamo runs."""
+    return _WORD.findall(normalize_text(text))
+
+
+def english_stem(word: str) -> str:
+    """A light English stem: lower-cased, regular plurals removed (`clues` → clue)."""
+    word = word.lower()
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and _PLURAL_ES.search(word):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "os")):
+        return word[:-1]
+    return word
+
+
+@lru_cache(maxsize=65536)
+def variants(word: str) -> tuple[str, ...]:
+    """The word and the stems left after stripping one known particle or ending.
+
+    Two passes cover a particle after an ending (`부착된` → 부착; `공격받은` → 공격).
+    The word itself always comes first; stems are at least one syllable long.
+    """
+    if not is_hangul(word):
+        return (english_stem(word),) if word.isascii() and word.isalpha() else (word,)
+    found = [word]
+    frontier = [word]
+    for _ in range(2):
+        nxt: list[str] = []
+        for form in frontier:
+            for suffix in _BY_LAST.get(form[-1], ()):
+                if len(form) > len(suffix) and form.endswith(suffix):
+                    base = form[: -len(suffix)]
+                    if base not in found:
+                        found.append(base)
+                        nxt.append(base)
+        frontier = nxt
+    return tuple(found)
+
+
+def stem(word: str) -> str:
+    """The shortest variant: the word with its particles and endings removed."""
+    return min(variants(word), key=len)
+
+
+def bigrams(text: str) -> list[str]:
+    """Hangul syllable bigrams of `text` with everything but syllables removed."""
+    syllables = "".join(c for c in text if is_syllable(c))
+    return [syllables[i : i + 2] for i in range(len(syllables) - 1)]
+
+
+def index_words(text: str) -> list[str]:
+    """The word tokens stored for `text`: every variant of every word."""
+    out: list[str] = []
+    for word in words(text):
+        out.extend(variants(word))
+    return out
+
+
+def index_bigrams(text: str) -> list[str]:
+    """The bigram tokens stored for `text`: space-insensitive, over the raw text and stems.
+
+    Bigrams of the stems joined together let `조사자공격` (no particle, no space) find
+    `조사자가 공격한다`.
+    """
+    hangul = [w for w in words(text) if is_hangul(w)]
+    raw = bigrams("".join(hangul))
+    stems = bigrams("".join(stem(w) for w in hangul))
+    seen = set(raw)
+    return raw + [b for b in stems if b not in seen]
+
+
+def title_parts(title: str) -> list[str]:
+    """The compact forms a title answers to: the whole title and its alternatives.
+
+    `(1.1) 틈새 공격` → 틈새공격; `회피, 회피 행동` → 회피,회피행동 / 회피 / 회피행동;
+    `조사자당( 조사자당 )` → 조사자당. Numbering and bracketed asides are dropped.
+    """
+    text = normalize_text(title)
+    text = re.sub(r"^\(?\d+(?:\.\d+)*\)?\s*(?:단계)?\s*[.:]?\s*", "", text)
+    text = re.sub(r"^(?:부록\s*\d+[.:]|[ivx]+\.)\s*", "", text)
+    parts = [text, re.sub(r"\([^)]*\)", " ", text)]
+    for piece in re.split(r"[,/()]|\bvs\b|과\s|와\s|및|또는", parts[1]):
+        parts.append(piece)
+    out: list[str] = []
+    for part in parts:
+        key = "".join(_WORD.findall(part))
+        if key and key not in out:
+            out.append(key)
+    return out
+
+
+def alias_terms(entry_id: str) -> list[str]:
+    """English words of an ASCII rule id: `Attack_of_Opportunity` → attack, of, opportunity."""
+    if not entry_id.isascii():
+        return []
+    out: list[str] = []
+    for chunk in re.split(r"[_\-\s]+", entry_id):
+        out.extend(english_stem(w) for w in _CAMEL.findall(chunk) if w)
+    return out
+
+
+def alias_key(text: str) -> str:
+    """The case-, space- and underscore-insensitive form of an English name."""
+    return "".join(english_stem(w) for w in re.findall(r"[a-z]+|[0-9]+", compact_ascii(text)))
+
+
+def compact_ascii(text: str) -> str:
+    """Lower-case text with underscores and hyphens read as spaces."""
+    return normalize_text(re.sub(r"[_\-]+", " ", text))
+
+
+def unique(items: Iterable[str]) -> Iterator[str]:
+    """`items` without repeats, first occurrence kept."""
+    seen: set[str] = set()
+    for item in items:
+        if item not in seen:
+            seen.add(item)
+            yield item
+
+
+def compact_title(title: str) -> str:
+    """The whole title without spaces or punctuation."""
+    return "".join(_WORD.findall(compact(title)))

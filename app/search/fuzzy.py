@@ -1,0 +1,137 @@
+"""Typo tolerance on jamo, and 초성 / as-you-type patterns.
+
+* `max_distance` decides how many jamo edits a word may carry: none for one syllable, one for
+  two syllables, two from three syllables on (English: by letters). With one edit for two
+  syllables, `공격` never becomes `구역` (two edits: ㅗ→ㅜ and a dropped ㄱ).
+* `Vocabulary` finds the closest known terms with rapidfuzz's Levenshtein on jamo strings.
+* `prefix_pattern` turns what a player is typing into a regex over compact titles: a bare
+  initial consonant stands for any syllable starting with it (`ㅌㅅㄱㄱ`, `틈ㅅ`), and a last
+  syllable without a final consonant may still be growing one (`트` → 틈).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+
+from app.corpus.hangul import CHOSEONG, decompose, is_syllable
+
+__all__ = [
+    "Vocabulary",
+    "distance",
+    "is_initials",
+    "jamo",
+    "max_distance",
+    "prefix_pattern",
+]
+
+_BASE = 0xAC00
+# Compatibility jamo initials that are not in CHOSEONG themselves never start a syllable.
+_INITIAL_SET = frozenset(CHOSEONG)
+
+
+def jamo(text: str) -> str:
+    """`text` with every Hangul syllable spelled out as jamo (`틈새` → ㅌㅡㅁㅅㅐ)."""
+    return decompose(text)
+
+
+def distance(a: str, b: str) -> int:
+    """Levenshtein distance between the jamo spellings of `a` and `b`."""
+    return int(Levenshtein.distance(jamo(a), jamo(b)))
+
+
+def max_distance(word: str) -> int:
+    """How many jamo (or letter) edits a typo in `word` may contain."""
+    syllables = sum(1 for c in word if is_syllable(c))
+    if syllables:
+        if syllables <= 1:
+            return 0
+        return 1 if syllables == 2 else 2
+    letters = sum(1 for c in word if c.isalpha())
+    if letters <= 3:
+        return 0
+    return 1 if letters <= 7 else 2
+
+
+def is_initials(text: str) -> bool:
+    """True when `text` (spaces ignored) is made of initial consonants only: `ㅌㅅ ㄱㄱ`."""
+    chars = [c for c in text if not c.isspace()]
+    return bool(chars) and all(c in _INITIAL_SET for c in chars)
+
+
+def prefix_pattern(text: str) -> re.Pattern[str] | None:
+    """A regex matching the compact titles that `text` is the start of, or None.
+
+    Only Hangul syllables and initial consonants take part; anything else gives None.
+    """
+    chars = [c for c in text if not c.isspace()]
+    if not chars or not all(is_syllable(c) or c in _INITIAL_SET for c in chars):
+        return None
+    parts: list[str] = []
+    for position, char in enumerate(chars):
+        if char in _INITIAL_SET:
+            start = _BASE + CHOSEONG.index(char) * 588
+            parts.append(f"[{chr(start)}-{chr(start + 587)}]")
+        elif position == len(chars) - 1 and (ord(char) - _BASE) % 28 == 0:
+            parts.append(f"[{char}-{chr(ord(char) + 27)}]")
+        else:
+            parts.append(re.escape(char))
+    return re.compile("".join(parts))
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A known term close to an unknown word."""
+
+    term: str
+    distance: int
+
+
+class Vocabulary:
+    """Known terms with their jamo spellings, searchable by edit distance."""
+
+    def __init__(self, terms: Sequence[str], frequencies: Sequence[int] | None = None) -> None:
+        self.terms: tuple[str, ...] = tuple(terms)
+        self.known: frozenset[str] = frozenset(self.terms)
+        self._jamo: tuple[str, ...] = tuple(jamo(t) for t in self.terms)
+        freqs = frequencies if frequencies is not None else [1] * len(self.terms)
+        self._freq: dict[str, int] = dict(zip(self.terms, freqs, strict=True))
+
+    def __contains__(self, term: object) -> bool:
+        return term in self.known
+
+    def __len__(self) -> int:
+        return len(self.terms)
+
+    def corrections(self, word: str, *, limit: int = 3) -> list[Correction]:
+        """The closest known terms to `word` within `max_distance(word)`, best first.
+
+        Only terms with the same script and a similar length compete, and only those at the
+        smallest distance found are returned (ties broken by frequency).
+        """
+        allowed = max_distance(word)
+        if allowed == 0 or not self.terms:
+            return []
+        query = jamo(word)
+        found = process.extract(
+            query, self._jamo, scorer=Levenshtein.distance, score_cutoff=allowed,
+            limit=32,
+        )
+        hangul = any(is_syllable(c) for c in word)
+        length = len(word)
+        best: list[Correction] = []
+        for _, score, index in found:
+            term = self.terms[index]
+            if hangul != any(is_syllable(c) for c in term) or abs(len(term) - length) > 1:
+                continue
+            best.append(Correction(term, int(score)))
+        if not best:
+            return []
+        smallest = min(c.distance for c in best)
+        best = [c for c in best if c.distance == smallest]
+        best.sort(key=lambda c: (-self._freq.get(c.term, 0), c.term))
+        return best[:limit]

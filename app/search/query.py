@@ -1,0 +1,157 @@
+"""From the player's text to a query plan and a Whoosh query object.
+
+User text never reaches Whoosh's query parser: it is cut to `MAX_QUERY` characters, cleaned
+(lone surrogates, control characters), split by `analysis.words` and turned into plain
+(field, term, boost) lookups, so `AND`, `*`, `"`, `field:value` or `~2` are just characters:
+no user text ever reaches Whoosh's query parser.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from app.search import analysis
+from app.search.fuzzy import Vocabulary, is_initials
+
+__all__ = ["MAX_QUERY", "Plan", "QueryWord", "clean", "make_plan", "weighted_terms"]
+
+#: Longer queries are cut: no rule is looked up with more than a sentence or two.
+MAX_QUERY = 200
+_JAMO_RUN = re.compile(r"[ㄱ-ㅎㅏ-ㅣ]+")
+
+# Boosts per field, multiplied into each term's BM25 score.
+TITLE_W = 6.0
+TITLE_BG = 2.0
+BODY_W = 1.0
+BODY_BG = 0.4
+ALIAS = 8.0
+TITLE_WHOLE = 10.0
+CORRECTED = 0.8
+SHORT_STEM = 0.4
+
+
+@dataclass(frozen=True)
+class QueryWord:
+    """One Hangul or English word of the query with its stems and, if unknown, corrections."""
+
+    text: str
+    variants: tuple[str, ...]
+    stem: str
+    hangul: bool
+    known: bool
+    corrections: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the query means to the index."""
+
+    text: str
+    words: tuple[QueryWord, ...]
+    #: Initial consonants and syllables typed together, spaces removed (`ㅌㅅㄱㄱ`, `틈ㅅ`).
+    initials: str
+    #: The query's words joined without spaces, and the same with stems.
+    compact: str
+    stem_compact: str
+    #: The English reading: `attack of opportunity` → attackofopportunity.
+    alias: str
+
+    @property
+    def empty(self) -> bool:
+        return not self.words and not self.initials
+
+    @property
+    def has_unknown(self) -> bool:
+        return any(not w.known for w in self.words)
+
+    def highlight_terms(self) -> list[str]:
+        """Words worth marking in a snippet: stems, whole words and corrections."""
+        only_word = len(self.words) == 1
+        terms: list[str] = []
+        for word in self.words:
+            for form in (word.text, word.stem, *word.corrections):
+                if len(form) >= 2 or (only_word and form):
+                    terms.append(form)
+        return list(analysis.unique(terms))
+
+
+def clean(text: str) -> str:
+    """The query as a safe string: at most `MAX_QUERY` characters, no surrogates or controls."""
+    text = text[: MAX_QUERY * 2].encode("utf-8", "ignore").decode("utf-8", "ignore")
+    text = unicodedata.normalize("NFC", text)
+    text = "".join(" " if unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") else c
+                   for c in text)
+    return text[:MAX_QUERY]
+
+
+def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary) -> Plan:
+    """Analyse the cleaned query `text` against the index's vocabularies."""
+    raw = analysis.words(text)
+    words: list[QueryWord] = []
+    initials = ""
+    if any(is_initials(w) for w in raw) or _typing_initials(raw):
+        initials = "".join(w for w in raw if analysis.is_hangul(w) or is_initials(w))
+    for token in raw:
+        if _JAMO_RUN.fullmatch(token):
+            continue
+        hangul = analysis.is_hangul(token)
+        forms = analysis.variants(token)
+        stem = min(forms, key=len) if hangul else forms[0]
+        vocab = hangul_vocab if hangul else english_vocab
+        known = token.isdigit() or any(f in vocab for f in forms)
+        corrections: tuple[str, ...] = ()
+        if not known:
+            corrections = tuple(c.term for c in vocab.corrections(stem if hangul else forms[0]))
+            if hangul and not corrections and stem != token:
+                corrections = tuple(c.term for c in vocab.corrections(token))
+        words.append(QueryWord(token, forms, stem, hangul, known, corrections))
+    compact = "".join(w.text for w in words)
+    stem_compact = "".join(w.stem for w in words)
+    alias = analysis.alias_key(text) if any(w.text.isalpha() and not w.hangul
+                                            for w in words) else ""
+    return Plan(text, tuple(words), initials, compact, stem_compact, alias)
+
+
+def _typing_initials(raw: list[str]) -> bool:
+    """`틈ㅅ` arrives as two runs (틈, ㅅ): a syllable run directly followed by initials."""
+    return any(_JAMO_RUN.fullmatch(w) for w in raw)
+
+
+def weighted_terms(plan: Plan) -> list[tuple[str, str, float]]:
+    """The (field, term, boost) triples to look up for `plan`, in a stable order."""
+    boosts: dict[tuple[str, str], float] = {}
+
+    def add(fieldname: str, term: str, boost: float) -> None:
+        key = (fieldname, term)
+        if boost > boosts.get(key, 0.0):
+            boosts[key] = boost
+
+    for word in plan.words:
+        if word.hangul:
+            for form in word.variants:
+                weight = SHORT_STEM if len(form) == 1 and len(word.text) > 1 else 1.0
+                add("title_w", form, TITLE_W * weight)
+                add("body_w", form, BODY_W * weight)
+            for gram in analysis.bigrams(word.stem if len(word.stem) > 1 else word.text):
+                add("title_bg", gram, TITLE_BG)
+                add("body_bg", gram, BODY_BG)
+        else:
+            add("alias", word.stem, ALIAS)
+            add("body_w", word.stem, BODY_W)
+            add("title_w", word.stem, TITLE_W)
+        for fixed in word.corrections:
+            add("title_w", fixed, TITLE_W * CORRECTED)
+            add("body_w", fixed, BODY_W * CORRECTED)
+            if word.hangul:
+                for gram in analysis.bigrams(fixed):
+                    add("title_bg", gram, TITLE_BG * CORRECTED)
+            else:
+                add("alias", fixed, ALIAS * CORRECTED)
+    if len(plan.words) > 1:
+        for whole in (plan.compact, plan.stem_compact):
+            add("title_w", whole, TITLE_WHOLE)
+    if plan.alias:
+        add("alias", plan.alias, ALIAS * 2)
+    return [(f, t, b) for (f, t), b in sorted(boosts.items())]

@@ -1,0 +1,141 @@
+"""Re-ranking of Whoosh's candidates with features BM25 does not see.
+
+* **coordination** — how many of the query's words the entry contains at all (a long query
+  describing a rule should find the entry that has all of its words, not the one repeating
+  two of them);
+* **proximity** — adjacent query words appearing next to each other (a few characters apart
+  for particles) in the entry's space-free text: `교전 중인 적` ≈ "교전 중인 적과";
+* **title coverage** — the share of the entry's title the query explains: an entry whose whole
+  title is in the query is the precise answer, more than one whose long title merely shares a
+  word;
+* **authority** — entries other entries link to (glossary terms) are slightly preferred.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from dataclasses import dataclass
+
+from app.corpus.models import Corpus, Entry
+from app.search import analysis
+from app.search.query import Plan
+
+__all__ = ["Features", "Prepared", "Reranker"]
+
+#: Only this many of Whoosh's best candidates are re-scored; the rest keep their BM25 order.
+RERANK_DEPTH = 60
+COORD_FLOOR = 0.05
+PROXIMITY = 0.6
+TITLE_COVERAGE = 0.5
+AUTHORITY = 0.1
+_GAP = 4  # characters allowed between adjacent query words (particles, endings)
+
+
+@dataclass(frozen=True)
+class Features:
+    coordination: float
+    proximity: float
+    #: Share of the title the query explains, times the share of the query the title explains.
+    title_coverage: float
+    authority: float
+
+    @property
+    def factor(self) -> float:
+        return (max(COORD_FLOOR, self.coordination ** 2)
+                * (1 + PROXIMITY * self.proximity)
+                * (1 + TITLE_COVERAGE * self.title_coverage)
+                * self.authority)
+
+
+@dataclass(frozen=True)
+class _Doc:
+    text: str
+    title_text: str
+    #: The title's content words, each as its variants.
+    title_words: tuple[tuple[str, ...], ...]
+    title_forms: frozenset[str]
+    authority: float
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """The query's side of the features, computed once per search."""
+
+    plan: Plan
+    groups: tuple[tuple[tuple[str, ...], float], ...]
+    pairs: tuple[re.Pattern[str], ...]
+    query_forms: frozenset[str]
+    joined: str
+
+
+class Reranker:
+    """Per-entry data for the features, prepared once per index."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        self._docs = {entry.id: _prepare(entry) for entry in corpus}
+
+    @staticmethod
+    def prepare(plan: Plan) -> Prepared:
+        groups = tuple(_word_groups(plan))
+        pairs = tuple(
+            re.compile("(?:{})[^\\n]{{0,{}}}?(?:{})".format(
+                "|".join(map(re.escape, a[0])), _GAP, "|".join(map(re.escape, b[0]))))
+            for a, b in itertools.pairwise(groups))
+        forms = frozenset(f for w in plan.words for f in (*w.variants, *w.corrections))
+        return Prepared(plan, groups, pairs, forms, plan.stem_compact + plan.compact)
+
+    def features(self, query: Prepared, entry_id: str) -> Features:
+        doc = self._docs[entry_id]
+        if not query.groups:
+            return Features(1.0, 0.0, 0.0, doc.authority)
+        total = sum(weight for _, weight in query.groups)
+        found = sum(weight for forms, weight in query.groups
+                    if any(f in doc.text for f in forms))
+        proximity = 0.0
+        if query.pairs:
+            proximity = sum(1 for p in query.pairs if p.search(doc.text)) / len(query.pairs)
+        return Features(found / total, proximity, _title_coverage(query, doc), doc.authority)
+
+
+def _prepare(entry: Entry) -> _Doc:
+    title_text = analysis.compact_title(entry.title)
+    title_words = tuple(
+        analysis.variants(w) for w in analysis.words(entry.title)
+        if not w.isdigit() and not analysis.is_function_word(w))
+    return _Doc(
+        text=title_text + "\n" + "".join(analysis.words(entry.text)),
+        title_text=title_text,
+        title_words=title_words,
+        title_forms=frozenset(f for forms in title_words for f in forms),
+        authority=1 + AUTHORITY * math.log1p(len(entry.linked_from)),
+    )
+
+
+def _word_groups(plan: Plan) -> list[tuple[tuple[str, ...], float]]:
+    """Each content word of the query as the forms that count as present, with its weight."""
+    groups: list[tuple[tuple[str, ...], float]] = []
+    for word in plan.words:
+        if analysis.is_function_word(word.text):
+            continue
+        forms = tuple(f for f in (word.stem, *word.corrections) if f)
+        if not forms:
+            continue
+        groups.append((forms, 0.5 if len(word.stem) == 1 and word.hangul else 1.0))
+    return groups
+
+
+def _title_coverage(query: Prepared, doc: _Doc) -> float:
+    if not doc.title_words:
+        return 0.0
+    covered = 0
+    for forms in doc.title_words:
+        shortest = min(forms, key=len)
+        if any(f in query.query_forms for f in forms) or (
+                len(shortest) > 1 and shortest in query.joined):
+            covered += 1
+    explained = sum(
+        1 for forms, _ in query.groups
+        if any(f in doc.title_forms or (len(f) > 1 and f in doc.title_text) for f in forms))
+    return covered / len(doc.title_words) * explained / len(query.groups)

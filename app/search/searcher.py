@@ -1,0 +1,284 @@
+"""`SearchIndex`: the public search API over one corpus and its Whoosh index.
+
+Ranking, best first:
+
+1. **tiers** from title matching: the query is the whole title, numbering included (4); it
+   (or its stems, or its English reading) *is* a title or rule name (3); it is a title's 초성
+   or a typo'd title (2); it starts a title (1). Title-level ties across games put the
+   manifest's first game first;
+2. within a tier, BM25F over Whoosh's postings — title words (×6), title bigrams (×2), body
+   words (×1), body bigrams (×0.4), English names (×8) — re-scored by `rank.Reranker`
+   (coordination, proximity, title coverage, backlinks);
+3. then: a "see X" placeholder is moved below X (and X is added if it was missing).
+
+One Whoosh searcher per thread (shared searchers corrupt results under load, NOTES); the index
+itself is held in memory, so searchers open in microseconds and never touch the disk.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from app.corpus.models import Corpus
+from app.search import analysis
+from app.search.bm25 import FieldStats, score_terms
+from app.search.fuzzy import Vocabulary
+from app.search.index import FIELDS, build_index, open_index
+from app.search.query import Plan, clean, make_plan, weighted_terms
+from app.search.rank import COORD_FLOOR, RERANK_DEPTH, Reranker
+from app.search.snippet import make_snippet, term_pattern
+from app.search.titles import EXACT, FUZZY, INITIALS_EXACT, START, TitleTable
+
+__all__ = ["Hit", "Results", "SearchIndex"]
+
+log = logging.getLogger(__name__)
+
+MAX_LIMIT = 100
+_TITLE_ONLY = 0.5  # score of a title-tier match Whoosh did not find, relative to the top score
+_PLACEHOLDER = 0.5
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One result: the entry's id, its score and an HTML-safe snippet with `<mark>`s."""
+
+    id: str
+    score: float
+    snippet: str
+
+
+@dataclass(frozen=True)
+class Results:
+    """One page of results for `query`; `suggestion` is a title when nothing matched."""
+
+    query: str
+    total: int
+    hits: tuple[Hit, ...]
+    suggestion: str | None
+
+
+class SearchIndex:
+    """Search over one corpus. Every public method is safe to call from many threads."""
+
+    def __init__(self, corpus: Corpus, ix: Any) -> None:
+        self.corpus = corpus
+        self._ix = ix
+        self._local = threading.local()
+        self.titles = TitleTable(corpus)
+        self._reranker = Reranker(corpus)
+        self._game_rank: dict[str, int] = {}
+        for source in corpus.sources:
+            self._game_rank.setdefault(source.spec.game, len(self._game_rank))
+        with ix.reader() as reader:
+            self._ids: tuple[str, ...] = tuple(
+                fields["id"] for _, fields in sorted(reader.iter_docs(), key=lambda d: d[0])
+            )
+            self._hangul, self._english = _vocabularies(reader)
+            self._stats = FieldStats(reader, FIELDS)
+        self._docnums = {entry_id: n for n, entry_id in enumerate(self._ids)}
+        self._filters: dict[tuple[str | None, str | None], frozenset[int]] = {}
+        for entry in corpus:
+            for key in ((entry.game, None), (None, entry.source), (entry.game, entry.source)):
+                self._filters[key] = self._filters.get(key, frozenset()) | {
+                    self._docnums[entry.id]}
+
+    @classmethod
+    def open_or_build(cls, corpus: Corpus, index_dir: Path) -> SearchIndex:
+        """Open the index in index_dir if it was built from corpus.version, else build it there
+        (atomically: build in a temp dir beside it, then rename)."""
+        ix = open_index(index_dir, corpus)
+        if ix is None:
+            ix = build_index(corpus, index_dir)
+        return cls(corpus, ix)
+
+    # -- public API --------------------------------------------------------------------------
+
+    def search(self, query: str, *, game: str | None = None, source: str | None = None,
+               limit: int = 10, offset: int = 0) -> Results:
+        """Ranked entries for `query`; never raises (an empty result on any failure)."""
+        try:
+            return self._search(query, game=game, source=source, limit=limit, offset=offset)
+        except Exception:  # a search box must not turn into an error page
+            log.exception("search failed for %r", query[:MAX_LIMIT] if isinstance(query, str)
+                          else query)
+            text = query[:MAX_LIMIT] if isinstance(query, str) else ""
+            return Results(clean(text), 0, (), None)
+
+    def suggest(self, query: str, *, limit: int = 8) -> list[str]:
+        """Entry ids of the titles best matching what is typed so far (search-as-you-type)."""
+        try:
+            return self._suggest(query, limit=limit)
+        except Exception:
+            log.exception("suggest failed")
+            return []
+
+    def close(self) -> None:
+        """Close this thread's searcher (others are closed when their threads end)."""
+        searcher = getattr(self._local, "searcher", None)
+        if searcher is not None:
+            searcher.close()
+            self._local.searcher = None
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _searcher(self) -> Any:
+        searcher = getattr(self._local, "searcher", None)
+        if searcher is None:
+            searcher = self._ix.searcher()
+            self._local.searcher = searcher
+        return searcher
+
+    def plan(self, query: str) -> Plan:
+        """The analysed query (exposed for tests and the bench)."""
+        return make_plan(clean(query), self._hangul, self._english)
+
+    def _search(self, query: str, *, game: str | None, source: str | None, limit: int,
+                offset: int) -> Results:
+        plan = self.plan(query)
+        limit = max(0, min(int(limit), MAX_LIMIT))
+        offset = max(0, int(offset))
+        allowed = self._filters.get((game, source)) if game or source else None
+        if plan.empty or ((game or source) and allowed is None):
+            return Results(plan.text, 0, (), None)
+        ranked = self._rank(plan, allowed)
+        if not ranked:
+            return Results(plan.text, 0, (), self._did_you_mean(plan, allowed))
+        pattern = term_pattern(plan.highlight_terms())
+        hits = tuple(
+            Hit(entry_id, round(score, 4),
+                make_snippet(self.corpus.entries[entry_id].text, pattern))
+            for entry_id, score in ranked[offset : offset + limit]
+        )
+        return Results(plan.text, len(ranked), hits, None)
+
+    def _rank(self, plan: Plan, allowed: frozenset[int] | None) -> list[tuple[str, float]]:
+        reader = self._searcher().reader()
+        by_docnum = score_terms(reader, self._stats, weighted_terms(plan), allowed)
+        scores = {self._ids[docnum]: score for docnum, score in by_docnum.items()}
+        tiers = self._tiers(plan)
+        if allowed is not None:
+            tiers = {i: t for i, t in tiers.items() if self._docnums[i] in allowed}
+        top = max(scores.values(), default=1.0)
+        for entry_id in tiers:
+            scores.setdefault(entry_id, top * _TITLE_ONLY)
+        by_score = sorted(scores, key=lambda i: -scores[i])
+        prepared = self._reranker.prepare(plan)
+        for position, entry_id in enumerate(by_score):
+            if position < RERANK_DEPTH:
+                scores[entry_id] *= self._reranker.features(prepared, entry_id).factor
+            else:
+                scores[entry_id] *= COORD_FLOOR
+        entries = self.corpus.entries
+        for entry_id in scores:
+            if entries[entry_id].placeholder:
+                scores[entry_id] *= _PLACEHOLDER
+
+        def key(entry_id: str) -> tuple[int, int, float, int]:
+            tier = tiers.get(entry_id, 0)
+            # Title-level matches in several games: the manifest's first game first.
+            game = self._game_rank[entries[entry_id].game] if tier >= 2 else 0
+            return (-tier, game, -scores[entry_id], entries[entry_id].order)
+
+        order = sorted(scores, key=key)
+        order = self._placeholders_below_targets(order, allowed)
+        ranked: list[tuple[str, float]] = []
+        previous = float("inf")
+        for entry_id in order:
+            score = min(scores.get(entry_id, 0.0) + 10.0 * tiers.get(entry_id, 0), previous)
+            ranked.append((entry_id, score))
+            previous = score
+        return ranked
+
+    def _tiers(self, plan: Plan) -> dict[str, int]:
+        tiers: dict[str, int] = {}
+        keys = {plan.compact, plan.stem_compact, plan.alias} - {""}
+        if len(plan.words) == 1:
+            keys.update(plan.words[0].variants)
+        keys.update(analysis.title_parts(plan.text))
+        for entry_id in self.titles.exact_ids(keys):
+            tiers[entry_id] = 3
+        for entry_id in self.titles.full.get(analysis.compact_title(plan.text), ()):
+            tiers[entry_id] = 4
+        if plan.initials:
+            for match in self.titles.prefix_matches(plan.initials):
+                tier = 2 if match.rank in (EXACT, INITIALS_EXACT) else (
+                    1 if match.rank <= START else 0)
+                tiers[match.id] = max(tiers.get(match.id, 0), tier)
+        if plan.has_unknown and not tiers:
+            typed = plan.stem_compact if not plan.alias else plan.alias
+            for match in self.titles.fuzzy_matches(typed):
+                tiers[match.id] = max(tiers.get(match.id, 0), 2 if match.rank == FUZZY + 1
+                                      else 1)
+            if plan.compact != plan.stem_compact and not plan.alias:
+                for match in self.titles.fuzzy_matches(plan.compact):
+                    tiers.setdefault(match.id, 1)
+        return tiers
+
+    def _placeholders_below_targets(self, order: list[str],
+                                    allowed: frozenset[int] | None) -> list[str]:
+        """Move each "see X" entry just below X when it ranked above it; add X if missing."""
+        entries = self.corpus.entries
+        for entry_id in [i for i in order if entries[i].placeholder]:
+            targets = entries[entry_id].links_to
+            if not targets or targets[0] not in entries:
+                continue
+            target = targets[0]
+            if allowed is not None and self._docnums[target] not in allowed:
+                continue
+            position = order.index(entry_id)
+            if target in order and order.index(target) < position:
+                continue
+            order.remove(entry_id)
+            if target in order:
+                order.remove(target)
+            order.insert(position, target)
+            order.insert(position + 1, entry_id)
+        return order
+
+    def _did_you_mean(self, plan: Plan, allowed: frozenset[int] | None) -> str | None:
+        typed = plan.alias or plan.stem_compact or plan.compact
+        for match in self.titles.fuzzy_matches(typed, extra=1):
+            if allowed is None or self._docnums[match.id] in allowed:
+                entry = self.titles.entry(match.id)
+                return entry.title
+        return None
+
+    def _suggest(self, query: str, *, limit: int) -> list[str]:
+        limit = max(0, min(int(limit), MAX_LIMIT))
+        text = clean(query)
+        words = analysis.words(text)
+        typed = "".join(words)
+        if not typed or limit == 0:
+            return []
+        matches = self.titles.prefix_matches(typed)
+        # `회피하면`, `조사자가`: what is typed may carry a particle or an ending.
+        stemmed = "".join(analysis.stem(w) for w in words)
+        if stemmed != typed:
+            matches += self.titles.prefix_matches(stemmed)
+        if typed.isascii():
+            matches += self.titles.alias_prefix_matches(analysis.alias_key(text))
+        if not matches:
+            matches = self.titles.fuzzy_matches(stemmed)
+        ranked = self.titles.ranked(matches)
+        return [m.id for m in ranked[:limit]]
+
+
+def _vocabularies(reader: Any) -> tuple[Vocabulary, Vocabulary]:
+    """Known Hangul words (two syllables or more) and English words, with frequencies."""
+    hangul: dict[str, int] = {}
+    english: dict[str, int] = {}
+    for fieldname in ("title_w", "body_w", "alias"):
+        for raw, info in reader.iter_field(fieldname):
+            term = raw.decode("utf-8") if isinstance(raw, bytes) else str(raw)
+            freq = int(info.doc_frequency())
+            if analysis.is_hangul(term):
+                if len(term) >= 2:
+                    hangul[term] = hangul.get(term, 0) + freq
+            elif term.isascii() and term.isalpha():
+                english[term] = english.get(term, 0) + freq
+    return (Vocabulary(list(hangul), list(hangul.values())),
+            Vocabulary(list(english), list(english.values())))

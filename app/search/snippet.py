@@ -1,0 +1,61 @@
+"""HTML-safe snippets: a window of an entry's plain text with the matched words marked."""
+
+from __future__ import annotations
+
+import re
+from html import escape
+
+from app.corpus.hangul import is_syllable
+
+__all__ = ["SNIPPET_CHARS", "make_snippet", "term_pattern"]
+
+SNIPPET_CHARS = 160
+_LEAD = 40
+_SPACE = re.compile(r"\s+")
+
+
+def term_pattern(terms: list[str]) -> re.Pattern[str] | None:
+    """A case-insensitive regex for `terms`, longest first; Hangul may be split by spaces."""
+    pieces: list[str] = []
+    for term in sorted({t for t in terms if t}, key=len, reverse=True):
+        if all(is_syllable(c) for c in term):
+            pieces.append(r"\s?".join(re.escape(c) for c in term))
+        else:
+            pieces.append(re.escape(term))
+    if not pieces:
+        return None
+    return re.compile("|".join(pieces), re.IGNORECASE)
+
+
+def make_snippet(text: str, pattern: re.Pattern[str] | None) -> str:
+    """At most `SNIPPET_CHARS` characters of `text` around the first match, escaped and marked.
+
+    Ellipses show where the window cuts the text.
+    """
+    flat = _SPACE.sub(" ", text).strip()
+    first = pattern.search(flat) if pattern is not None else None
+    start = 0
+    if first is not None and first.start() > _LEAD:
+        start = first.start() - _LEAD
+        space = flat.find(" ", start, first.start())
+        if space != -1:
+            start = space + 1
+    end = min(len(flat), start + SNIPPET_CHARS)
+    if end < len(flat):
+        space = flat.rfind(" ", start + SNIPPET_CHARS // 2, end)
+        if space != -1:
+            end = space
+    window = flat[start:end]
+    out: list[str] = ["…" if start > 0 else ""]
+    position = 0
+    if pattern is not None:
+        for match in pattern.finditer(window):
+            if match.end() == match.start():
+                continue
+            out.append(escape(window[position : match.start()]))
+            out.append(f"<mark>{escape(match.group())}</mark>")
+            position = match.end()
+    out.append(escape(window[position:]))
+    if end < len(flat):
+        out.append("…")
+    return "".join(out)

@@ -1,0 +1,152 @@
+"""Title matching in memory: exact titles, 초성 and as-you-type prefixes, typo'd titles.
+
+The corpus has a few hundred titles, so a scan over precomputed compact forms is faster than
+any index lookup; it serves `suggest` on its own and adds title tiers to `search`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+
+from app.corpus.models import Corpus, Entry
+from app.search import analysis
+from app.search.fuzzy import jamo, max_distance, prefix_pattern
+
+__all__ = ["TitleMatch", "TitleTable"]
+
+# Match ranks, best first.
+EXACT, INITIALS_EXACT, START, PART_START, INSIDE, FUZZY = range(6)
+
+
+@dataclass(frozen=True)
+class TitleMatch:
+    """An entry whose title answers the query, and how well (`rank`: lower is better)."""
+
+    id: str
+    rank: int
+
+
+@dataclass(frozen=True)
+class _Row:
+    entry: Entry
+    parts: tuple[str, ...]
+    alias: str
+    alias_words: tuple[str, ...]
+    #: Sort key among equal ranks: real entries first, short titles, shallow, many backlinks.
+    key: tuple[int, int, int, int, int]
+
+
+class TitleTable:
+    """Every entry's title forms, scanned per query."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        rows: list[_Row] = []
+        for entry in corpus:
+            parts = tuple(analysis.title_parts(entry.title))
+            words = analysis.alias_terms(entry.id)
+            key = (int(entry.placeholder), len(parts[0]) if parts else 99, entry.depth,
+                   -len(entry.linked_from), entry.order)
+            alias = analysis.alias_key(entry.id) if words else ""
+            rows.append(_Row(entry, parts, alias, tuple(words), key))
+        self._rows = tuple(rows)
+        self._by_id = {row.entry.id: row for row in rows}
+        self._part_rows: list[int] = []
+        parts_jamo: list[str] = []
+        for position, row in enumerate(rows):
+            for part in (*row.parts, row.alias) if row.alias else row.parts:
+                self._part_rows.append(position)
+                parts_jamo.append(jamo(part))
+        self._parts_jamo = tuple(parts_jamo)
+        self.exact: dict[str, list[str]] = {}
+        #: The whole title, numbering included: `(1.1) 틈새 공격` → 11틈새공격.
+        self.full: dict[str, list[str]] = {}
+        for row in rows:
+            self.full.setdefault(analysis.compact_title(row.entry.title), []).append(
+                row.entry.id)
+        for row in rows:
+            for part in row.parts:
+                self.exact.setdefault(part, []).append(row.entry.id)
+            if row.alias:
+                self.exact.setdefault(row.alias, []).append(row.entry.id)
+
+    def entry(self, entry_id: str) -> Entry:
+        return self._by_id[entry_id].entry
+
+    def parts(self, entry_id: str) -> tuple[str, ...]:
+        return self._by_id[entry_id].parts
+
+    def alias(self, entry_id: str) -> str:
+        return self._by_id[entry_id].alias
+
+    def exact_ids(self, keys: Iterable[str]) -> set[str]:
+        """Entries with a title part or English name equal to one of `keys`."""
+        found: set[str] = set()
+        for key in keys:
+            found.update(self.exact.get(key, ()))
+        return found
+
+    def prefix_matches(self, typed: str) -> list[TitleMatch]:
+        """Titles that `typed` (syllables and initial consonants, no spaces) starts."""
+        pattern = prefix_pattern(typed)
+        if pattern is None:
+            return []
+        out: list[TitleMatch] = []
+        initials_only = all(not analysis.is_hangul(c) for c in typed)
+        for row in self._rows:
+            best: int | None = None
+            for index, part in enumerate(row.parts):
+                match = pattern.match(part)
+                if match is not None:
+                    if match.end() == len(part):
+                        rank = INITIALS_EXACT if initials_only else EXACT
+                    else:
+                        rank = START if index == 0 else PART_START
+                elif len(typed) >= 2 and pattern.search(part):
+                    rank = INSIDE
+                else:
+                    continue
+                best = rank if best is None else min(best, rank)
+            if best is not None:
+                out.append(TitleMatch(row.entry.id, best))
+        return out
+
+    def alias_prefix_matches(self, typed: str) -> list[TitleMatch]:
+        """Entries whose English name starts with `typed` (already an alias key)."""
+        if len(typed) < 2:
+            return []
+        out: list[TitleMatch] = []
+        for row in self._rows:
+            if not row.alias:
+                continue
+            if row.alias == typed:
+                out.append(TitleMatch(row.entry.id, EXACT))
+            elif row.alias.startswith(typed):
+                out.append(TitleMatch(row.entry.id, START))
+            elif any(w.startswith(typed) for w in row.alias_words):
+                out.append(TitleMatch(row.entry.id, PART_START))
+        return out
+
+    def fuzzy_matches(self, text: str, *, extra: int = 0) -> list[TitleMatch]:
+        """Titles within the typo allowance of `text` (a compact query), closest first."""
+        allowed = max_distance(text) + extra
+        if allowed <= 0 or len(text) < 2:
+            return []
+        found = process.extract(jamo(text), self._parts_jamo, scorer=Levenshtein.distance,
+                                score_cutoff=allowed, limit=20)
+        best: dict[str, int] = {}
+        for _, score, index in found:
+            entry_id = self._rows[self._part_rows[index]].entry.id
+            best[entry_id] = min(best.get(entry_id, 99), int(score))
+        return [TitleMatch(i, FUZZY + d) for i, d in sorted(best.items(), key=lambda x: x[1])]
+
+    def ranked(self, matches: Iterable[TitleMatch]) -> list[TitleMatch]:
+        """Best match per entry, sorted by rank then by the entry's own key."""
+        best: dict[str, int] = {}
+        for match in matches:
+            best[match.id] = min(best.get(match.id, 99), match.rank)
+        order = sorted(best.items(), key=lambda item: (item[1], self._by_id[item[0]].key))
+        return [TitleMatch(i, r) for i, r in order]

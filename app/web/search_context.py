@@ -1,0 +1,110 @@
+"""Search page and API data, built from the index's results (one function for both)."""
+
+from __future__ import annotations
+
+from app.corpus.models import Corpus
+from app.errors import AppError
+from app.search import SearchIndex
+from app.urls import Urls
+from app.web.context import GAME_NAMES, JSON
+
+#: Queries are cut to this many characters before searching: enough for any rule name.
+MAX_QUERY = 200
+PAGE_SIZE = 10
+MAX_PAGE = 100
+
+
+def clean_query(query: str) -> str:
+    """The query as searched: no control characters or lone surrogates, at most MAX_QUERY."""
+    kept = "".join(
+        " " if (ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) <= 0xDFFF) else c for c in query
+    )
+    return " ".join(kept.split())[:MAX_QUERY]
+
+
+def check_filters(corpus: Corpus, game: str, source: str) -> None:
+    """422 for a game or source the corpus does not have."""
+    if game and game not in GAME_NAMES:
+        raise AppError(422, f"game은 {', '.join(GAME_NAMES)} 중 하나여야 합니다.")
+    if source and corpus.source(source) is None:
+        raise AppError(422, f"'{source[:50]}' 자료는 없습니다.")
+
+
+def search_results(
+    corpus: Corpus, index: SearchIndex, urls: Urls, query: str, *, game: str = "",
+    source: str = "", limit: int = PAGE_SIZE, offset: int = 0,
+) -> JSON:
+    """`{query, total, results: [{id, title, source, game, url, snippet, path}], suggestion}`."""
+    check_filters(corpus, game, source)
+    query = clean_query(query)
+    results = index.search(query, game=game or None, source=source or None,
+                           limit=limit, offset=offset) if query else None
+    items: list[JSON] = []
+    for hit in results.hits if results else ():
+        entry = corpus.entries[hit.id]
+        spec = corpus.source(entry.source)
+        assert spec is not None
+        items.append({
+            "id": entry.id,
+            "title": entry.title,
+            "source": entry.source,
+            "game": entry.game,
+            "url": urls.entry(entry.id),
+            "snippet": hit.snippet,
+            "path": [{"id": p.id, "title": p.title} for p in corpus.path(entry)],
+            "title_html": entry.title_html,
+            "source_title": spec.spec.title,
+            "game_name": GAME_NAMES[entry.game],
+        })
+    suggestion = results.suggestion if results else None
+    return {
+        "query": query,
+        "total": results.total if results else 0,
+        "results": items,
+        "suggestion": suggestion,
+        "suggestion_url": urls.search(suggestion, game=game, source=source) if suggestion else None,
+    }
+
+
+def search_page_context(
+    corpus: Corpus, index: SearchIndex, urls: Urls, query: str, *, game: str, source: str,
+    page: int,
+) -> JSON:
+    """The results page: one page of results, filters and pagination links."""
+    data = search_results(corpus, index, urls, query, game=game, source=source,
+                          limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
+    pages = min(MAX_PAGE, -(-data["total"] // PAGE_SIZE))
+    q = data["query"]
+    return {
+        **data,
+        "game": game,
+        "source": source,
+        "page": page,
+        "pages": pages,
+        "prev_url": urls.search(q, game=game, source=source, page=page - 1) if page > 1 else None,
+        "next_url": urls.search(q, game=game, source=source, page=page + 1)
+        if page < pages else None,
+        "games": [{"id": g, "name": n} for g, n in GAME_NAMES.items()],
+        "sources": [{"id": s.id, "title": s.spec.title, "game": s.spec.game}
+                    for s in corpus.sources],
+        "first": (page - 1) * PAGE_SIZE + 1,
+    }
+
+
+def suggest_context(corpus: Corpus, index: SearchIndex, urls: Urls, query: str) -> JSON:
+    """`{query, suggestions: [{id, title, url, context}]}` for search as you type."""
+    query = clean_query(query)
+    ids = index.suggest(query) if query else []
+    suggestions = []
+    for entry_id in ids:
+        entry = corpus.entries[entry_id]
+        parent = corpus.get(entry.parent) if entry.parent else None
+        spec = corpus.source(entry.source)
+        assert spec is not None
+        suggestions.append({
+            "id": entry.id,
+            "title": entry.title,
+            "url": urls.entry(entry.id),
+            "context": parent.title if parent else spec.spec.title,
+        })
+    return {"query": query, "suggestions": suggestions}

@@ -1,0 +1,97 @@
+"""The search and suggest API: contract, parameter bounds and hostile queries."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+RESULT_KEYS = {"id", "title", "source", "game", "url", "snippet", "path"}
+
+
+def test_search_contract(client: TestClient) -> None:
+    body = client.get("/api/search", params={"q": "틈새 공격"}).json()
+    assert {"query", "total", "results"} <= set(body)
+    assert body["query"] == "틈새 공격"
+    assert body["results"][0]["id"] == "Attack_of_Opportunity"
+    for result in body["results"]:
+        assert set(result) >= RESULT_KEYS
+        assert result["url"].startswith("/rules/")
+
+
+def test_filters_by_game_and_source(client: TestClient) -> None:
+    eh = client.get("/api/search", params={"q": "조사자", "game": "eh", "limit": 50}).json()
+    assert eh["results"] and all(r["game"] == "eh" for r in eh["results"])
+    ref = client.get("/api/search", params={"q": "조사자", "source": "ahlcg-rulebook"}).json()
+    assert ref["results"] and all(r["source"] == "ahlcg-rulebook" for r in ref["results"])
+
+
+def test_pagination_with_limit_and_offset(client: TestClient) -> None:
+    first = client.get("/api/search", params={"q": "카드", "limit": 5}).json()
+    second = client.get("/api/search", params={"q": "카드", "limit": 5, "offset": 5}).json()
+    assert first["total"] == second["total"] > 10
+    assert len(first["results"]) == len(second["results"]) == 5
+    assert not {r["id"] for r in first["results"]} & {r["id"] for r in second["results"]}
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{"limit": "0"}, {"limit": "51"}, {"limit": "abc"}, {"offset": "-1"}, {"offset": "99999"},
+     {"game": "chess"}, {"source": "nope"}],
+)
+def test_out_of_range_parameters_are_422_with_a_message(
+    client: TestClient, params: dict[str, str]
+) -> None:
+    response = client.get("/api/search", params={"q": "단서", **params})
+    assert response.status_code == 422
+    assert response.json()["error"]["message"]
+
+
+def test_suggest_completes_titles_and_initial_consonants(client: TestClient) -> None:
+    body = client.get("/api/suggest", params={"q": "ㅌㅅㄱㄱ"}).json()
+    assert body["suggestions"][0]["id"] == "Attack_of_Opportunity"
+    first = body["suggestions"][0]
+    assert {"id", "title", "url", "context"} <= set(first)
+    assert client.get("/api/suggest", params={"q": ""}).json()["suggestions"] == []
+
+
+HOSTILE = [
+    "AND", "OR", "NOT", "*", "?", '"', "(", ")", ":", "title:공격", "공격~2", "공격^3",
+    '"틈새 공격', "((((", "a AND (b OR", "x" * 10_000, "\x00", "\x01\x02\x1f\x7f",
+    "🐙🦑", "\u202e공격\u202c", "\u200f", "<script>alert(1)</script>", "' OR 1=1 --", "%00",
+    "\\", "/", "[reaction]", "](#X)", "ㅋ" * 300,
+]
+
+
+@pytest.mark.parametrize("query", HOSTILE)
+def test_hostile_queries_never_fail(client: TestClient, query: str) -> None:
+    for path in ("/api/search", "/api/suggest", "/search"):
+        response = client.get(path, params={"q": query})
+        assert response.status_code == 200, (path, query)
+        assert "<script>" not in response.text
+
+
+def test_undecodable_bytes_and_lone_surrogates_in_the_url_never_fail(client: TestClient) -> None:
+    # A lone surrogate cannot be sent as text; its UTF-8-style bytes (and raw junk) can.
+    for raw in ("%ED%A0%80", "%FF%FE", "%C0%AF", "%00%00"):
+        for path in ("/api/search", "/api/suggest", "/search"):
+            assert client.get(f"{path}?q={raw}").status_code == 200, (path, raw)
+
+
+def test_reflected_query_is_escaped_in_json(client: TestClient) -> None:
+    raw = client.get("/api/search", params={"q": "<script>x</script>"}).text
+    assert "<script>" not in raw
+    assert json.loads(raw)["query"] == "<script>x</script>"
+
+
+@settings(max_examples=150, deadline=None)
+@given(query=st.text(max_size=300))
+def test_any_text_is_answered(client: TestClient, query: str) -> None:
+    for path in ("/api/search", "/api/suggest"):
+        response = client.get(path, params={"q": query})
+        assert response.status_code == 200
+        body = response.json()
+        assert isinstance(body["query"], str)

@@ -1,0 +1,42 @@
+"""The search results page: works without JavaScript, keeps and escapes the query."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+
+def test_results_page_shows_titles_breadcrumbs_badges_and_marked_snippets(
+    client: TestClient,
+) -> None:
+    html = client.get("/search", params={"q": "틈새 공격"}).text
+    assert 'href="/rules/Attack_of_Opportunity"' in html
+    assert "<mark>" in html
+    assert 'class="badge game game-ahlcg"' in html
+    assert 'value="틈새 공격"' in html  # the query stays in the box
+
+
+def test_query_is_escaped_in_text_and_attributes(client: TestClient) -> None:
+    html = client.get("/search", params={"q": '"><script>alert(1)</script>'}).text
+    assert "<script>alert(1)" not in html
+    assert 'value="&#34;&gt;&lt;script&gt;' in html or 'value="&quot;&gt;&lt;script&gt;' in html
+
+
+def test_filters_and_pagination_links(client: TestClient) -> None:
+    html = client.get("/search", params={"q": "카드"}).text
+    assert '<select id="f-game" name="game">' in html
+    assert 'rel="next"' in html and "page=2" in html
+    page2 = client.get("/search", params={"q": "카드", "page": "2"}).text
+    assert 'rel="prev"' in page2
+    assert client.get("/search", params={"q": "카드", "page": "0"}).status_code == 422
+
+
+def test_no_results_offers_did_you_mean(client: TestClient) -> None:
+    html = client.get("/search", params={"q": "틈새공겨억"}).text
+    assert "찾으셨나요" in html or "Attack_of_Opportunity" in html
+
+
+def test_every_page_loads_the_suggest_script_which_stays_optional(client: TestClient) -> None:
+    html = client.get("/").text
+    assert '<script src="/static/search.js" defer></script>' in html
+    assert 'action="/search" method="get"' in html
+    assert client.get("/static/search.js").status_code == 200

@@ -1,0 +1,145 @@
+"""Ranking properties, filters, pagination and the quality floor, on the real corpus."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from app.corpus.models import Corpus, Entry
+from app.search import SearchIndex
+from app.search.analysis import compact_title, title_parts
+from bench.search import evaluate, load_queries, project_search
+
+
+@pytest.fixture(scope="module")
+def index(corpus: Corpus, tmp_path_factory: pytest.TempPathFactory) -> SearchIndex:
+    return SearchIndex.open_or_build(corpus, tmp_path_factory.getbasetemp() / "search-index")
+
+
+def ids(index: SearchIndex, query: str, **kwargs: object) -> list[str]:
+    return [hit.id for hit in index.search(query, limit=50, **kwargs).hits]  # type: ignore[arg-type]
+
+
+def _unique_titles(corpus: Corpus) -> list[Entry]:
+    """Real entries whose title (as a compact key) no other entry shares."""
+    keys = Counter(compact_title(e.title) for e in corpus)
+    parts = Counter(p for e in corpus for p in set(title_parts(e.title)))
+    return [e for e in corpus if not e.placeholder and keys[compact_title(e.title)] == 1
+            and all(parts[p] == 1 for p in title_parts(e.title)[:1])]
+
+
+def test_exact_title_ranks_first(index: SearchIndex, corpus: Corpus) -> None:
+    entries = _unique_titles(corpus)
+    assert len(entries) > 100
+    wrong = [(e.id, e.title, ids(index, e.title)[:3]) for e in entries
+             if ids(index, e.title)[:1] != [e.id]]
+    assert not wrong
+
+
+def test_title_beats_mention_in_long_entry(index: SearchIndex) -> None:
+    ranked = ids(index, "급증")
+    assert ranked[0] == "Surge"
+
+
+def test_child_beats_parent_when_it_is_the_answer(index: SearchIndex, corpus: Corpus) -> None:
+    checked = 0
+    for entry in _unique_titles(corpus):
+        if entry.parent is None:
+            continue
+        parent = corpus.entries[entry.parent]
+        ranked = ids(index, entry.title)
+        if parent.id in ranked:
+            assert ranked.index(entry.id) < ranked.index(parent.id), entry.id
+            checked += 1
+    assert checked > 10
+
+
+def test_placeholder_ranks_below_its_target(index: SearchIndex, corpus: Corpus) -> None:
+    placeholders = [e for e in corpus if e.placeholder and e.links_to]
+    assert placeholders
+    for entry in placeholders:
+        ranked = ids(index, entry.title)
+        target = entry.links_to[0]
+        assert entry.id in ranked and target in ranked, entry.id
+        assert ranked.index(target) < ranked.index(entry.id), entry.id
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("틈새 공격", "Attack_of_Opportunity"),
+        ("틈새공격", "Attack_of_Opportunity"),
+        ("틈세 공격", "Attack_of_Opportunity"),
+        ("ㅌㅅㄱㄱ", "Attack_of_Opportunity"),
+        ("틈ㅅ", "Attack_of_Opportunity"),
+        ("attack of opportunity", "Attack_of_Opportunity"),
+        ("Attack_of_Opportunity", "Attack_of_Opportunity"),
+        ("atack of oportunity", "Attack_of_Opportunity"),
+        ("surge", "Surge"),
+        ("the grim rule", "The_Grim_Rule"),
+        ("조사자가 회피하면", "Evade"),
+        ("단서", "Clues"),
+        ("교전", "ahr-교전"),
+    ],
+)
+def test_player_queries(index: SearchIndex, query: str, expected: str) -> None:
+    assert expected in ids(index, query)[:3]
+
+
+def test_icon_labels_are_searchable(index: SearchIndex, corpus: Corpus) -> None:
+    shown = {e.id for e in corpus if 'aria-label="반응 격발"' in e.html}
+    assert shown
+    assert set(ids(index, "반응")[:10]) & shown
+
+
+def test_game_and_source_filters(index: SearchIndex, corpus: Corpus) -> None:
+    for game in ("ahlcg", "eh"):
+        found = ids(index, "단서", game=game)
+        assert found and all(corpus.entries[i].game == game for i in found)
+    source = corpus.sources[0].id
+    found = ids(index, "행동", source=source)
+    assert found and all(corpus.entries[i].source == source for i in found)
+    assert index.search("단서", game="nope").total == 0
+
+
+def test_pagination(index: SearchIndex) -> None:
+    everything = index.search("카드", limit=100)
+    assert everything.total > 20
+    pages = [hit.id for offset in range(0, 20, 5)
+             for hit in index.search("카드", limit=5, offset=offset).hits]
+    assert pages == [hit.id for hit in everything.hits[:20]]
+    assert index.search("카드", limit=5, offset=10_000).hits == ()
+    assert index.search("카드", limit=0).total == everything.total
+
+
+def test_did_you_mean(index: SearchIndex, corpus: Corpus) -> None:
+    nothing = index.search("mulliganxxx")  # three edits: too many to match, close enough to ask
+    assert nothing.total == 0 and nothing.hits == ()
+    assert nothing.suggestion == corpus.entries["Mulligan"].title
+    assert index.search("zqzqzqzq").suggestion is None
+    assert index.search("틈새 공격").suggestion is None
+
+
+def test_snippets_are_marked_and_escaped(index: SearchIndex) -> None:
+    hit = index.search("틈새 공격").hits[0]
+    assert "<mark>" in hit.snippet
+    assert len(hit.snippet.replace("<mark>", "").replace("</mark>", "")) <= 170
+    assert "<script" not in index.search("<script>").hits[0].snippet if index.search(
+        "<script>").hits else True
+
+
+def test_suggest(index: SearchIndex) -> None:
+    assert index.suggest("ㅌㅅㄱㄱ")[0] == "Attack_of_Opportunity"
+    assert index.suggest("틈ㅅ")[0] == "Attack_of_Opportunity"
+    assert index.suggest("틈")[0] == "Attack_of_Opportunity"
+    assert "Attack_of_Opportunity" in index.suggest("attack")
+    assert index.suggest("강제 기능")[0] == "Abilities_Forced_Abilities"
+    assert len(index.suggest("ㄱ", limit=3)) == 3
+    assert index.suggest("") == []
+
+
+def test_quality_floor_on_dev_set(index: SearchIndex, corpus: Corpus) -> None:
+    scores = evaluate(project_search(index), corpus, load_queries())
+    assert scores.mrr() >= 0.85
+    assert scores.hit5() >= 0.9
