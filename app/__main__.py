@@ -8,6 +8,7 @@ from pathlib import Path
 
 from app.corpus.build import check_data
 from app.errors import DataError
+from app.logs import log_config
 from app.settings import Settings
 
 
@@ -51,8 +52,12 @@ def _serve(settings: Settings) -> int:
         host=settings.host,
         port=settings.port,
         workers=settings.workers,
+        log_config=log_config(settings.log_level, settings.log_format),
         log_level=settings.log_level,
-        root_path=settings.root_path,
+        # The app reads X-Forwarded-* itself, from RULES_TRUSTED_PROXIES only.
+        proxy_headers=False,
+        server_header=False,
+        timeout_graceful_shutdown=10,
     )
     return 0
 

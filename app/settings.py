@@ -29,5 +29,8 @@ class Settings(BaseSettings):
     #: Path prefix when served under a sub-path behind a reverse proxy, e.g. /rules-ko
     root_path: str = ""
     card_url_base: str = "https://arkhamdb.com/card/"
+    #: Comma-separated addresses or networks of reverse proxies whose X-Forwarded-* headers
+    #: are believed ("*" for any); empty: none.
+    trusted_proxies: str = ""
     log_level: Literal["debug", "info", "warning", "error"] = "info"
     log_format: Literal["text", "json"] = "text"

@@ -6,7 +6,8 @@ public base URL for absolute links (canonical, previews); it never imports the w
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from urllib.parse import quote, urlencode
 
 
@@ -17,6 +18,8 @@ class Urls:
     root_path: str = ""
     public_base_url: str = ""
     card_url_base: str = "https://arkhamdb.com/card/"
+    #: Static file name → content-hashed name (see `app.web.assets`).
+    static_names: Mapping[str, str] = field(default_factory=dict)
 
     def _path(self, path: str) -> str:
         return self.root_path.rstrip("/") + path
@@ -40,7 +43,7 @@ class Urls:
         return self._path("/search") + ("?" + urlencode(args) if query or params else "")
 
     def static(self, name: str) -> str:
-        return self._path("/static/" + name)
+        return self._path("/static/" + self.static_names.get(name, name))
 
     def api(self, path: str) -> str:
         return self._path("/api/" + path.lstrip("/"))

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +22,8 @@ from app.corpus.models import Corpus
 from app.settings import Settings
 from app.web.app import create_app
 
-DATA = Path(__file__).resolve().parents[1] / "data"
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "data"
 
 
 @pytest.fixture(scope="session")
@@ -45,3 +53,59 @@ def write_rules_data(folder: Path, rules: Any, *, raw: str | bytes | None = None
     else:
         target.write_text(content, encoding="utf-8")
     return folder
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextlib.contextmanager
+def running_server(
+    env: dict[str, str], *, timeout: float = 60.0
+) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """`python -m app serve` on a free loopback port; yields its base URL and process."""
+    port = free_port()
+    full_env = {**os.environ, "RULES_HOST": "127.0.0.1", "RULES_PORT": str(port), **env}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app", "serve"], cwd=ROOT, env=full_env,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            if process.poll() is not None:
+                output = process.stdout.read() if process.stdout else ""
+                raise RuntimeError(f"server exited with {process.returncode}: {output}")
+            try:
+                with urllib.request.urlopen(base + "/readyz", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("server did not become ready")
+            time.sleep(0.2)
+        yield base, process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if process.stdout:
+            process.stdout.close()
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The real server (uvicorn) over the bundled data, for tests that need raw HTTP."""
+    index = tmp_path_factory.mktemp("live-index")
+    env = {"RULES_DATA_DIR": str(DATA), "RULES_INDEX_DIR": str(index)}
+    with running_server(env) as (base, _):
+        yield base

@@ -7,15 +7,18 @@ the error page. Unexpected exceptions become a 500 without a traceback in the re
 from __future__ import annotations
 
 import logging
+from urllib.parse import unquote
 
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, Response
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.errors import AppError
 from app.web.pages import render_page
 from app.web.responses import SafeJSONResponse
+from app.web.search_context import closest_entries
 
 log = logging.getLogger("app.web")
 
@@ -44,6 +47,19 @@ def _as_app_error(exc: Exception) -> AppError:
     return AppError(500, _MESSAGES[500])
 
 
+def _suggestions(request: Request) -> list[dict[str, object]]:
+    """The closest entries to the last segment of a missing page's path."""
+    segment = unquote(request.url.path.rstrip("/").rpartition("/")[2])
+    library = getattr(request.app.state, "library", None)
+    if not segment or library is None:
+        return []
+    try:
+        return closest_entries(library.corpus, library.index, request.app.state.urls, segment)
+    except Exception:  # suggestions are a courtesy: never turn a 404 into a 500
+        log.exception("no suggestions for %r", segment)
+        return []
+
+
 def wants_json(request: Request) -> bool:
     """API paths, and clients that prefer JSON over HTML, get JSON errors."""
     path = request.url.path[len(request.scope.get("root_path", "")):]
@@ -54,11 +70,17 @@ def wants_json(request: Request) -> bool:
 
 
 async def handle_error(request: Request, exc: Exception) -> Response:
-    """Render `exc` for this request."""
+    """Render `exc` for this request: JSON for the API, the Korean error page otherwise.
+
+    A 404 lists the entries the missing id or title most likely meant.
+    """
     error = _as_app_error(exc)
+    suggestions = await run_in_threadpool(_suggestions, request) if error.status == 404 else []
     if wants_json(request):
-        return SafeJSONResponse({"error": {"status": error.status, "message": error.message}},
-                            status_code=error.status)
-    context = {"status": error.status, "message": error.message}
+        body: dict[str, object] = {"status": error.status, "message": error.message}
+        if suggestions:
+            body["suggestions"] = suggestions
+        return SafeJSONResponse({"error": body}, status_code=error.status)
+    context = {"status": error.status, "message": error.message, "suggestions": suggestions}
     html = render_page(request.app.state.templates, "error.html", context)
     return HTMLResponse(html, status_code=error.status)

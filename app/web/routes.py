@@ -9,8 +9,9 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from app.errors import AppError
 from app.web import context, search_context
 from app.web.pages import render_page
 from app.web.responses import SafeJSONResponse
@@ -45,7 +46,13 @@ def source_page(request: Request, source_id: str) -> Response:
 def entry_page(request: Request, entry_id: str) -> Response:
     """One rule with its sub-sections, table, backlinks and neighbours."""
     lib = _library(request)
-    data = context.entry_context(lib.corpus, entry_id, request.app.state.urls)
+    urls = request.app.state.urls
+    if entry_id not in lib.corpus.entries:
+        # Readable links for forums: /rules/틈새 공격 lands on /rules/Attack_of_Opportunity.
+        titled = lib.corpus.by_title(entry_id)
+        if titled is not None:
+            return RedirectResponse(urls.entry(titled.id), status_code=301)
+    data = context.entry_context(lib.corpus, entry_id, urls)
     return _page(request, "entry.html", data)
 
 
@@ -111,6 +118,20 @@ def api_suggest(request: Request, q: str = "") -> Response:
         search_context.suggest_context(lib.corpus, lib.index, request.app.state.urls, q))
 
 
+# --- Static files ---
+
+def static_file(request: Request, name: str) -> Response:
+    """A file from static/, by its content-hashed name (cached for a year) or its own name."""
+    found = request.app.state.assets.find(name)
+    if found is None:
+        raise AppError(404, "파일을 찾을 수 없습니다.")
+    asset, cache = found
+    headers = {"cache-control": cache, "etag": asset.etag}
+    if request.headers.get("if-none-match") == asset.etag:
+        return Response(status_code=304, headers=headers)
+    return Response(asset.body, media_type=asset.media_type, headers=headers)
+
+
 # --- Operations -----------------------------------------------------------------------------
 
 def healthz(request: Request) -> Response:
@@ -136,6 +157,7 @@ ROUTES: list[tuple[str, Callable[..., Response], bool]] = [
     ("/api/entries/{entry_id}", api_entry, True),
     ("/api/search", api_search, True),
     ("/api/suggest", api_suggest, True),
+    ("/static/{name:path}", static_file, False),
     ("/healthz", healthz, False),
     ("/readyz", readyz, False),
 ]

@@ -108,3 +108,26 @@ def suggest_context(corpus: Corpus, index: SearchIndex, urls: Urls, query: str) 
             "context": parent.title if parent else spec.spec.title,
         })
     return {"query": query, "suggestions": suggestions}
+
+
+def closest_entries(
+    corpus: Corpus, index: SearchIndex, urls: Urls, text: str, *, limit: int = 5
+) -> list[JSON]:
+    """Entries that a missing id or title most likely meant, for 404 pages.
+
+    `Attack_of_Oportunity` and `틈세 공격` both lead to 틈새 공격: ids are English names the
+    index knows as aliases, and typos are corrected at the jamo level.
+    """
+    query = clean_query(text.replace("_", " "))
+    if not query:
+        return []
+    ids = list(dict.fromkeys([*index.suggest(query, limit=limit),
+                              *(h.id for h in index.search(query, limit=limit).hits)]))
+    found = []
+    for entry_id in ids[:limit]:
+        entry = corpus.entries[entry_id]
+        spec = corpus.source(entry.source)
+        assert spec is not None
+        found.append({"id": entry.id, "title": entry.title, "url": urls.entry(entry.id),
+                      "context": spec.spec.title})
+    return found

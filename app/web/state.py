@@ -6,13 +6,19 @@ one assignment, so a failed reload leaves the old data serving.
 
 from __future__ import annotations
 
+import logging
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from app.corpus.build import load_corpus
 from app.corpus.models import Corpus
+from app.errors import DataError
 from app.search import SearchIndex
 from app.urls import Urls
+
+log = logging.getLogger("app")
 
 
 @dataclass(frozen=True)
@@ -30,8 +36,35 @@ class Library:
 def load_library(data_dir: Path, index_dir: Path, urls: Urls) -> Library:
     """Load and validate the data, then open (or build) its index.
 
-    Raises `DataError` (one line) on broken data; the index is rebuilt only when the data's
-    content hash differs from the one it was built from.
+    Raises `DataError` (one line) on broken data. The index is rebuilt only when the data's
+    content hash differs from the one it was built from. When `index_dir` cannot be written
+    (a read-only container with a mounted data folder), the index is built under the system's
+    temporary folder instead.
     """
     corpus = load_corpus(data_dir, urls)
-    return Library(corpus=corpus, index=SearchIndex.open_or_build(corpus, index_dir))
+    try:
+        index = SearchIndex.open_or_build(corpus, index_dir)
+    except OSError as exc:
+        fallback = Path(tempfile.gettempdir()) / "rulesajeon-index"
+        log.warning("index folder %s is not writable (%s); building in %s",
+                    index_dir, exc.strerror, fallback)
+        index = SearchIndex.open_or_build(corpus, fallback)
+    return Library(corpus=corpus, index=index)
+
+
+def reload_library(state: Any, data_dir: Path, index_dir: Path) -> bool:
+    """Replace `state.library` with a fresh load of `data_dir`; keep the old one on failure.
+
+    Returns True when the new data is serving. The swap is one attribute assignment, so every
+    request sees either the old library or the new one, never a mix.
+    """
+    old: Library = state.library
+    try:
+        new = load_library(data_dir, index_dir, state.urls)
+    except DataError as exc:
+        log.error("reload failed, still serving data version %s: %s", old.version, exc)
+        return False
+    state.library = new
+    log.info("reloaded: data version %s → %s (%d entries)", old.version, new.version,
+             len(new.corpus))
+    return True

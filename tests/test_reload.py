@@ -1,0 +1,68 @@
+"""Reloading a running server with SIGHUP: broken data never replaces the served reference."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.conftest import DATA, ROOT, running_server
+
+
+def _ready(base: str) -> dict[str, object]:
+    with urllib.request.urlopen(base + "/readyz", timeout=5) as response:
+        body: dict[str, object] = json.load(response)
+        return body
+
+
+def _wait_for(predicate: Callable[[], bool], seconds: float = 30.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def test_sighup_reloads_good_data_and_ignores_broken_data(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(DATA, data)
+    env = {"RULES_DATA_DIR": str(data), "RULES_INDEX_DIR": str(tmp_path / "index")}
+    with running_server(env) as (base, process):
+        before = _ready(base)["version"]
+
+        (data / "ahlcg-rules.json").write_text('[{"id": "half a file"', encoding="utf-8")
+        process.send_signal(signal.SIGHUP)
+        time.sleep(2)
+        assert process.poll() is None
+        assert _ready(base)["version"] == before
+        with urllib.request.urlopen(base + "/rules/Skill_Test_3", timeout=5) as page:
+            assert page.status == 200
+
+        text = (DATA / "ahlcg-rules.json").read_text(encoding="utf-8")
+        (data / "ahlcg-rules.json").write_text(text.replace("틈새 공격", "틈새 공격 (개정)"),
+                                               encoding="utf-8")
+        process.send_signal(signal.SIGHUP)
+        assert _wait_for(lambda: _ready(base)["version"] != before)
+        with urllib.request.urlopen(base + "/api/entries/Attack_of_Opportunity") as response:
+            assert json.load(response)["title"] == "틈새 공격 (개정)"
+
+
+def test_broken_data_volume_stops_the_start_with_one_line(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(DATA, data)
+    (data / "eh-rules.txt").write_bytes(b"\xff\xfe not text")
+    result = subprocess.run(
+        [sys.executable, "-m", "app", "serve"], cwd=ROOT, capture_output=True, text=True,
+        timeout=60, env={"RULES_DATA_DIR": str(data), "RULES_INDEX_DIR": str(tmp_path / "i"),
+                         "PATH": "/usr/bin:/bin"},
+    )
+    assert result.returncode == 1
+    assert result.stderr.strip() == ("룰사전: cannot start: eh-rules.txt: byte 0: "
+                                     "not UTF-8 text (invalid start byte)")
