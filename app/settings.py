@@ -32,5 +32,7 @@ class Settings(BaseSettings):
     #: Comma-separated addresses or networks of reverse proxies whose X-Forwarded-* headers
     #: are believed ("*" for any); empty: none.
     trusted_proxies: str = ""
+    #: Memory for rendered responses per worker, in MiB (0 turns the cache off).
+    cache_mb: int = Field(default=32, ge=0, le=4096)
     log_level: Literal["debug", "info", "warning", "error"] = "info"
     log_format: Literal["text", "json"] = "text"

@@ -20,6 +20,7 @@ from app.errors import AppError
 from app.settings import Settings
 from app.urls import Urls
 from app.web.assets import Assets
+from app.web.cache import ResponseCacheMiddleware
 from app.web.errors import handle_error
 from app.web.middleware import (
     ConditionalMiddleware,
@@ -84,6 +85,8 @@ def create_app(settings: Settings | None = None, library: Library | None = None)
 
     # Outermost last: proxy headers are read first, security headers are added last.
     app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6)
+    app.add_middleware(ResponseCacheMiddleware, version=lambda: app.state.library.version,
+                       max_bytes=settings.cache_mb * 1024 * 1024)
     app.add_middleware(ConditionalMiddleware, version=lambda: app.state.library.version,
                        code_version=_code_version(assets))
     app.add_middleware(URLLimitMiddleware, handler=handle_error)
