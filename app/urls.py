@@ -51,11 +51,30 @@ class Urls:
     def card(self, code: str) -> str:
         return self.card_url_base + quote(code, safe="")
 
-    def absolute(self, path: str) -> str:
-        """`path` (already under the root path) as an absolute URL, when a base is configured."""
-        if not self.public_base_url:
+    def go(self, text: str) -> str:
+        return self._path("/go/" + quote(text, safe=""))
+
+    def settings(self) -> str:
+        return self._path("/settings")
+
+    def offline(self) -> str:
+        return self._path("/offline")
+
+    def manifest(self) -> str:
+        return self._path("/manifest.webmanifest")
+
+    def service_worker(self) -> str:
+        return self._path("/sw.js")
+
+    def absolute(self, path: str, request_base: str = "") -> str:
+        """`path` (already under the root path) as an absolute URL.
+
+        The configured public base URL wins; otherwise `request_base` (scheme and host of the
+        request, as a trusted proxy reported them) is used.
+        """
+        base = (self.public_base_url or request_base).rstrip("/")
+        if not base:
             return path
-        base = self.public_base_url.rstrip("/")
         root = self.root_path.rstrip("/")
         # The base URL may already include the root path (https://example.org/rules-ko).
         if root and base.endswith(root) and path.startswith(root):

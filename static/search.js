@@ -3,10 +3,78 @@
 (function () {
   "use strict";
 
+  var INITIALS = "ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ";
+  var titles = null;
+
+  // Offline, suggestions come from the title list the service worker keeps: titles and
+  // initial consonants (초성), including mixed input while typing (틈ㅅ).
+  function pattern(query) {
+    var source = "";
+    for (var i = 0; i < query.length; i++) {
+      var ch = query.charAt(i);
+      var initial = INITIALS.indexOf(ch);
+      if (initial >= 0) {
+        var first = String.fromCharCode(0xAC00 + initial * 588);
+        var last = String.fromCharCode(0xAC00 + initial * 588 + 587);
+        source += "[" + ch + first + "-" + last + "]";
+      } else {
+        source += ch.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      }
+    }
+    return new RegExp(source);
+  }
+
+  function offlineMatches(query, limit) {
+    var key = query.replace(/\s+/g, "").toLowerCase();
+    if (!key || !titles) return [];
+    var re;
+    try { re = pattern(key); } catch (e) { return []; }
+    var found = [];
+    titles.forEach(function (t) {
+      var at = t.key.toLowerCase().search(re);
+      if (at >= 0) found.push({ item: t, rank: (at === 0 ? 0 : 1) + t.key.length / 1000 });
+    });
+    found.sort(function (a, b) { return a.rank - b.rank; });
+    return found.slice(0, limit).map(function (f) {
+      return { title: f.item.title, url: f.item.url, context: f.item.context };
+    });
+  }
+
+  function loadTitles(url) {
+    if (titles || !url) return Promise.resolve(titles);
+    return fetch(url).then(function (r) { return r.json(); }).then(function (data) {
+      titles = data.titles;
+      return titles;
+    });
+  }
+
+  var results = document.getElementById("offline-results");
+  if (results) {
+    // The offline page: answer the search it stands in for, from titles only.
+    var query = new URLSearchParams(window.location.search).get("q") || "";
+    var heading = document.getElementById("offline-query");
+    if (heading) heading.textContent = query;
+    loadTitles(results.getAttribute("data-titles")).then(function () {
+      var matches = offlineMatches(query, 50);
+      results.textContent = "";
+      matches.forEach(function (m) {
+        var li = document.createElement("li");
+        var a = document.createElement("a");
+        a.href = m.url;
+        a.textContent = m.title;
+        li.appendChild(a);
+        results.appendChild(li);
+      });
+      var none = document.getElementById("offline-none");
+      if (none) none.hidden = matches.length > 0 || !query;
+    }).catch(function () { /* nothing cached yet */ });
+  }
+
   var form = document.querySelector("form.search-form[data-suggest]");
   if (!form) return;
   var input = form.querySelector("input[name=q]");
   var endpoint = form.getAttribute("data-suggest");
+  var titlesUrl = form.getAttribute("data-titles");
   var list = document.createElement("ul");
   var items = [];
   var active = -1;
@@ -90,8 +158,14 @@
       .then(function (data) {
         if (input.value.trim() === query) render(data);
       })
-      .catch(function () {
-        /* offline or aborted: the form still works */
+      .catch(function (error) {
+        if (error && error.name === "AbortError") return;
+        // Offline: match titles from the cached list instead.
+        loadTitles(titlesUrl).then(function () {
+          if (input.value.trim() === query) {
+            render({ suggestions: offlineMatches(query, 8) });
+          }
+        }).catch(function () { /* no list cached either: the form still works */ });
       });
   }
 

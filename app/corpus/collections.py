@@ -22,3 +22,33 @@ COLLECTIONS: dict[str, str] = {
 def collection_name(code: str) -> str:
     """The Korean name of a collection code; unknown codes are shown as they are."""
     return COLLECTIONS.get(code, code)
+
+
+#: The cookie value for "I own none of the expansions" (an empty cookie means "show all").
+NONE_OWNED = "none"
+
+
+def parse_owned(value: str | None) -> frozenset[str] | None:
+    """The collections a player owns, from the `owned` cookie; None means "show everything".
+
+    The cookie holds codes joined by dots (`dwl.ptc`); unknown codes are ignored.
+    """
+    if not value:
+        return None
+    if value == NONE_OWNED:
+        return frozenset()
+    codes = frozenset(c for c in value.split(".") if c in COLLECTIONS)
+    return codes or None
+
+
+def format_owned(codes: frozenset[str] | set[str] | list[str]) -> str:
+    """The cookie value for a set of owned collections (all of them: an empty value)."""
+    known = sorted(c for c in set(codes) if c in COLLECTIONS)
+    if len(known) == len(COLLECTIONS):
+        return ""
+    return ".".join(known) if known else NONE_OWNED
+
+
+def is_hidden(cycles: tuple[str, ...], owned: frozenset[str] | None) -> bool:
+    """A rule tagged with collections is hidden when the player owns none of them."""
+    return owned is not None and bool(cycles) and not (set(cycles) & owned)

@@ -79,6 +79,7 @@ def create_app(settings: Settings | None = None, library: Library | None = None)
     app.state.library = library
     app.state.assets = assets
     app.state.templates = make_environment(urls)
+    app.state.code_version = _code_version(assets)
     app.include_router(build_router())
     for exc_type in (AppError, StarletteHTTPException, RequestValidationError, Exception):
         app.add_exception_handler(exc_type, handle_error)
@@ -88,7 +89,7 @@ def create_app(settings: Settings | None = None, library: Library | None = None)
     app.add_middleware(ResponseCacheMiddleware, version=lambda: app.state.library.version,
                        max_bytes=settings.cache_mb * 1024 * 1024)
     app.add_middleware(ConditionalMiddleware, version=lambda: app.state.library.version,
-                       code_version=_code_version(assets))
+                       code_version=app.state.code_version)
     app.add_middleware(URLLimitMiddleware, handler=handle_error)
     app.add_middleware(SecurityHeadersMiddleware)
     trusted = [t for t in settings.trusted_proxies.split(",") if t.strip()]
@@ -100,6 +101,6 @@ def create_app(settings: Settings | None = None, library: Library | None = None)
 def _code_version(assets: Assets) -> str:
     """A hash of the templates and static files: pages change when these do."""
     digest = hashlib.sha256(assets.version().encode())
-    for path in sorted(TEMPLATES.glob("*.html")):
+    for path in sorted(TEMPLATES.glob("*.*")):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:10]

@@ -6,9 +6,10 @@ data. Nothing here imports the web framework.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from app.corpus.collections import collection_name
+from app.corpus.collections import COLLECTIONS, collection_name, is_hidden
 from app.corpus.hangul import INDEX_LETTERS, index_letter, sort_key
 from app.corpus.models import Corpus, Entry, Source
 from app.errors import AppError
@@ -62,23 +63,31 @@ def home_context(corpus: Corpus, urls: Urls) -> JSON:
             "entries": len(corpus), "version": corpus.version}
 
 
-def source_context(corpus: Corpus, source_id: str, urls: Urls) -> JSON:
-    """A source's entries in reading order, and its 가나다 index grouped by initial consonant."""
+def source_context(
+    corpus: Corpus, source_id: str, urls: Urls, owned: frozenset[str] | None = None
+) -> JSON:
+    """A source's entries in reading order, and its 가나다 index grouped by initial consonant.
+
+    With `owned` collections set, rules for other collections leave the index and the table of
+    contents and are listed under `hidden` instead.
+    """
     source = corpus.source(source_id)
     if source is None:
         raise AppError(404, f"'{source_id}' 자료를 찾을 수 없습니다.")
     entries = [corpus.entries[i] for i in source.entry_ids]
-    tops = [e for e in entries if e.parent is None]
+    hidden = [e for e in entries if is_hidden(e.cycles, owned)]
+    shown = _Visible(frozenset(e.id for e in hidden))
+    tops = [e for e in entries if e.parent is None and shown(e)]
     units = list(tops)
     for top in tops:
         if len(top.children) > _GLOSSARY_CHAPTER:
-            units.extend(corpus.entries[c] for c in top.children)
+            units.extend(corpus.entries[c] for c in top.children if shown(corpus.entries[c]))
     units.sort(key=lambda e: sort_key(e.title))
     groups: dict[str, list[JSON]] = {}
     for unit in units:
         promoted = unit.parent is not None
         groups.setdefault(index_letter(unit.title), []).append(
-            _tree(corpus, unit, urls, leaf=promoted and len(unit.children) == 0)
+            _tree(corpus, unit, urls, leaf=promoted and len(unit.children) == 0, shown=shown)
         )
     letters = [*INDEX_LETTERS, "기타"]
     return {
@@ -88,11 +97,41 @@ def source_context(corpus: Corpus, source_id: str, urls: Urls) -> JSON:
         ],
         "letters": [{"letter": x, "present": x in groups} for x in letters],
         "index": [{"letter": x, "terms": groups[x]} for x in letters if x in groups],
-        "contents": [_tree(corpus, t, urls, leaf=False) for t in tops],
+        "contents": [_tree(corpus, t, urls, leaf=False, shown=shown) for t in tops],
+        "hidden": [_ref(e, urls) | {"collections": [collection_name(c) for c in e.cycles]}
+                   for e in hidden],
+        "settings_url": urls.settings(),
     }
 
 
-def entry_context(corpus: Corpus, entry_id: str, urls: Urls) -> JSON:
+class _Visible:
+    """Whether an entry shows in an index: not hidden itself (its subtree goes with it)."""
+
+    def __init__(self, hidden: frozenset[str]) -> None:
+        self.hidden = hidden
+
+    def __call__(self, entry: Entry) -> bool:
+        return entry.id not in self.hidden
+
+
+def summary(text: str, limit: int = 160) -> str:
+    """The first sentence or so of a plain text, at most `limit` characters (link previews)."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    end = max((m.end() for m in _SENTENCE_END.finditer(flat, 0, limit)), default=0)
+    if end >= 40:
+        return flat[:end].strip()
+    cut = flat[: limit - 1]
+    return (cut.rsplit(" ", 1)[0] if " " in cut[40:] else cut) + "…"
+
+
+_SENTENCE_END = re.compile(r"[.!?。](?=\s|$)")
+
+
+def entry_context(
+    corpus: Corpus, entry_id: str, urls: Urls, owned: frozenset[str] | None = None
+) -> JSON:
     """Everything the entry page shows; its first fields are the API's entry contract."""
     entry = corpus.get(entry_id)
     if entry is None:
@@ -131,6 +170,10 @@ def entry_context(corpus: Corpus, entry_id: str, urls: Urls) -> JSON:
         "prev": _ref(corpus.entries[neighbours["prev"]], urls) if neighbours["prev"] else None,
         "next": _ref(corpus.entries[neighbours["next"]], urls) if neighbours["next"] else None,
         "placeholder": entry.placeholder,
+        "description": summary(entry.text) or f"{entry.title}: {source.spec.title}",
+        # A direct link always shows the rule; the page says when it is outside the collection.
+        "not_owned": is_hidden(entry.cycles, owned),
+        "settings_url": urls.settings(),
     }
 
 
@@ -149,9 +192,12 @@ def _ref(entry: Entry, urls: Urls) -> JSON:
             "url": urls.entry(entry.id)}
 
 
-def _tree(corpus: Corpus, entry: Entry, urls: Urls, *, leaf: bool) -> JSON:
+def _tree(
+    corpus: Corpus, entry: Entry, urls: Urls, *, leaf: bool, shown: _Visible | None = None,
+) -> JSON:
     children = [] if leaf else [
-        _tree(corpus, corpus.entries[c], urls, leaf=False) for c in entry.children
+        _tree(corpus, corpus.entries[c], urls, leaf=False, shown=shown) for c in entry.children
+        if shown is None or shown(corpus.entries[c])
     ]
     parent = corpus.get(entry.parent) if entry.parent else None
     return {**_ref(entry, urls), "children": children,
@@ -199,3 +245,15 @@ def _table(entry: Entry, urls: Urls) -> list[JSON] | None:
             }
         )
     return rows
+
+
+def settings_context(owned: frozenset[str] | None, *, saved: bool) -> JSON:
+    """The owned-collections form: every collection with whether it is ticked."""
+    return {
+        "collections": [
+            {"code": code, "name": name, "owned": owned is None or code in owned}
+            for code, name in COLLECTIONS.items()
+        ],
+        "everything": owned is None,
+        "saved": saved,
+    }

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from app.corpus.collections import is_hidden
+from app.corpus.hangul import choseong
 from app.corpus.models import Corpus
+from app.corpus.normalize import compact
 from app.errors import AppError
-from app.search import SearchIndex
+from app.search import Hit, SearchIndex
 from app.urls import Urls
 from app.web.context import GAME_NAMES, JSON
 
@@ -30,17 +33,36 @@ def check_filters(corpus: Corpus, game: str, source: str) -> None:
         raise AppError(422, f"'{source[:50]}' 자료는 없습니다.")
 
 
+#: With owned collections set, this many results are ranked so the others can go last.
+_OWNED_WINDOW = 200
+
+
 def search_results(
     corpus: Corpus, index: SearchIndex, urls: Urls, query: str, *, game: str = "",
     source: str = "", limit: int = PAGE_SIZE, offset: int = 0,
+    owned: frozenset[str] | None = None,
 ) -> JSON:
-    """`{query, total, results: [{id, title, source, game, url, snippet, path}], suggestion}`."""
+    """`{query, total, results: [{id, title, source, game, url, snippet, path}], suggestion}`.
+
+    With `owned` collections, rules for other collections rank last and are marked.
+    """
     check_filters(corpus, game, source)
     query = clean_query(query)
-    results = index.search(query, game=game or None, source=source or None,
-                           limit=limit, offset=offset) if query else None
+    if not query:
+        results = None
+        hits: list[Hit] = []
+    elif owned is None:
+        results = index.search(query, game=game or None, source=source or None,
+                               limit=limit, offset=offset)
+        hits = list(results.hits)
+    else:
+        results = index.search(query, game=game or None, source=source or None,
+                               limit=_OWNED_WINDOW, offset=0)
+        # A stable sort keeps the ranking inside each group.
+        ranked = sorted(results.hits, key=lambda h: is_hidden(corpus.entries[h.id].cycles, owned))
+        hits = ranked[offset:offset + limit]
     items: list[JSON] = []
-    for hit in results.hits if results else ():
+    for hit in hits:
         entry = corpus.entries[hit.id]
         spec = corpus.source(entry.source)
         assert spec is not None
@@ -55,6 +77,7 @@ def search_results(
             "title_html": entry.title_html,
             "source_title": spec.spec.title,
             "game_name": GAME_NAMES[entry.game],
+            "not_owned": is_hidden(entry.cycles, owned),
         })
     suggestion = results.suggestion if results else None
     return {
@@ -68,11 +91,11 @@ def search_results(
 
 def search_page_context(
     corpus: Corpus, index: SearchIndex, urls: Urls, query: str, *, game: str, source: str,
-    page: int,
+    page: int, owned: frozenset[str] | None = None,
 ) -> JSON:
     """The results page: one page of results, filters and pagination links."""
     data = search_results(corpus, index, urls, query, game=game, source=source,
-                          limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
+                          limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE, owned=owned)
     pages = min(MAX_PAGE, -(-data["total"] // PAGE_SIZE))
     q = data["query"]
     return {
@@ -131,3 +154,24 @@ def closest_entries(
         found.append({"id": entry.id, "title": entry.title, "url": urls.entry(entry.id),
                       "context": spec.spec.title})
     return found
+
+
+def confident_match(corpus: Corpus, index: SearchIndex, text: str) -> str | None:
+    """The entry `/go/{text}` should open, when the match is beyond doubt; else None.
+
+    Confident means: the title equals the text (spacing ignored), or the text is exactly the
+    title's initial consonants, or the title suggestion and the top search result agree.
+    """
+    query = clean_query(text.replace("_", " "))
+    if not query:
+        return None
+    suggested = index.suggest(query, limit=1)
+    if not suggested:
+        return None
+    entry_id = suggested[0]
+    title = compact(corpus.entries[entry_id].title)
+    wanted = compact(query)
+    if title == wanted or choseong(title) == wanted:
+        return entry_id
+    top = index.search(query, limit=1).hits
+    return entry_id if top and top[0].id == entry_id else None

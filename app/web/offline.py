@@ -1,0 +1,73 @@
+"""The installable, offline side of the app: manifest, service worker and the title list.
+
+No web framework here: the routes wrap these values in responses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.corpus.hangul import choseong
+from app.corpus.models import Corpus
+from app.corpus.normalize import compact
+from app.urls import Urls
+from app.web.pages import make_environment
+
+#: Brand colours, shared with static/style.css.
+THEME_COLOUR = "#1d5c3f"
+BACKGROUND = "#fbfaf7"
+#: Static files the pages use (the rest of static/ is fetched only on demand).
+SHELL_ASSETS = ("style.css", "search.js", "app.js", "theme.js", "app-icon.svg", "icon-192.png")
+
+
+def titles(corpus: Corpus, urls: Urls) -> dict[str, Any]:
+    """Every entry's title, URL, compact form and initial consonants, for offline matching."""
+    return {
+        "version": corpus.version,
+        "titles": [
+            {
+                "title": e.title,
+                "url": urls.entry(e.id),
+                "key": compact(e.title),
+                "initials": choseong(compact(e.title)),
+                "context": (corpus.entries[e.parent].title if e.parent
+                            else (s.spec.title if (s := corpus.source(e.source)) else "")),
+            }
+            for e in corpus
+        ],
+    }
+
+
+def manifest(urls: Urls) -> dict[str, Any]:
+    """The web app manifest: installable, with a Korean name and our own icons."""
+    return {
+        "name": "룰사전: 아컴호러·엘드리치 호러 규칙",
+        "short_name": "룰사전",
+        "description": "아컴호러 카드게임과 엘드리치 호러의 한국어 규칙 사전",
+        "lang": "ko",
+        "dir": "ltr",
+        "id": urls.home(),
+        "start_url": urls.home(),
+        "scope": urls.home(),
+        "display": "standalone",
+        "background_color": BACKGROUND,
+        "theme_color": THEME_COLOUR,
+        "icons": [
+            {"src": urls.static("icon-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": urls.static("icon-512.png"), "sizes": "512x512", "type": "image/png"},
+            {"src": urls.static("app-icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+        ],
+    }
+
+
+def service_worker(corpus: Corpus, urls: Urls, code_version: str) -> str:
+    """The service worker script. It names the data and code version, so new data (or new
+    code) changes its bytes, the browser installs it, and the old caches are dropped."""
+    shell = [urls.home(), urls.api("titles"), urls.offline(), urls.timing(),
+             *(urls.static(name) for name in SHELL_ASSETS)]
+    pages = [*(urls.source(s.id) for s in corpus.sources), *(urls.entry(e.id) for e in corpus)]
+    env = make_environment(urls)
+    return env.get_template("sw.js").render(
+        version=f"{corpus.version}-{code_version}", shell=shell, pages=pages,
+        offline=urls.offline(), search=urls.search(), api=urls.api(""), static=urls.static(""),
+    )

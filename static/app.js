@@ -1,0 +1,63 @@
+// 룰사전: permalinks, the offline banner and the service worker. Progressive enhancement:
+// every page works without this script.
+(function () {
+  "use strict";
+
+  var status = document.getElementById("live-status");
+
+  function announce(text) {
+    if (!status) return;
+    status.textContent = "";
+    window.setTimeout(function () { status.textContent = text; }, 50);
+  }
+
+  function copy(text) {
+    if (navigator.clipboard && window.isSecureContext) {
+      return navigator.clipboard.writeText(text);
+    }
+    // Plain-http self-hosting: fall back to a hidden textarea and execCommand.
+    return new Promise(function (resolve, reject) {
+      var area = document.createElement("textarea");
+      area.value = text;
+      area.setAttribute("readonly", "");
+      area.className = "visually-hidden";
+      document.body.appendChild(area);
+      area.select();
+      var ok = false;
+      try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+      document.body.removeChild(area);
+      if (ok) { resolve(); } else { reject(new Error("copy failed")); }
+    });
+  }
+
+  Array.prototype.forEach.call(document.querySelectorAll("button.copy-link"), function (button) {
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      var url = button.getAttribute("data-url");
+      copy(url).then(function () {
+        button.classList.add("copied");
+        announce("링크를 복사했습니다: " + url);
+        window.setTimeout(function () { button.classList.remove("copied"); }, 2000);
+      }, function () {
+        announce("복사하지 못했습니다. 주소창의 링크를 쓰세요.");
+      });
+    });
+  });
+
+  var banner = document.getElementById("offline-banner");
+  function showConnection() {
+    if (banner) banner.hidden = navigator.onLine;
+  }
+  window.addEventListener("online", showConnection);
+  window.addEventListener("offline", showConnection);
+  showConnection();
+
+  var worker = document.documentElement.getAttribute("data-sw");
+  if (worker && "serviceWorker" in navigator) {
+    window.addEventListener("load", function () {
+      navigator.serviceWorker.register(worker, {
+        scope: document.documentElement.getAttribute("data-root") || "/"
+      }).catch(function () { /* offline use is optional */ });
+    });
+  }
+})();

@@ -1,0 +1,100 @@
+/* 룰사전 service worker (generated per data version; see app/web/offline.py). */
+"use strict";
+
+const VERSION = {{ version|tojson }};
+const CACHE = "rulesajeon-" + VERSION;
+const SHELL = {{ shell|tojson }};
+const PAGES = {{ pages|tojson }};
+const OFFLINE = {{ offline|tojson }};
+const SEARCH = {{ search|tojson }};
+const API = {{ api|tojson }};
+const STATIC = {{ static|tojson }};
+const NETWORK_TIMEOUT_MS = 4000;
+
+async function precache(cache, urls, parallel) {
+  // One failed page must not cost the rest: fetch each, keep what arrives.
+  let next = 0;
+  async function worker() {
+    while (next < urls.length) {
+      const url = urls[next++];
+      try {
+        const response = await fetch(url, { credentials: "same-origin" });
+        if (response.ok) await cache.put(url, response);
+      } catch (error) {
+        /* offline during install: the page is cached on its first visit instead */
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: parallel }, worker));
+}
+
+self.addEventListener("install", (event) => {
+  // The whole reference is small: keep all of it after the first visit.
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    await precache(cache, SHELL, 4);
+    await precache(cache, PAGES, 6);
+    await self.skipWaiting();
+  })());
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    const names = await caches.keys();
+    await Promise.all(names.filter((n) => n.startsWith("rulesajeon-") && n !== CACHE)
+      .map((n) => caches.delete(n)));
+    await self.clients.claim();
+  })());
+});
+
+function withTimeout(promise, ms) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("timeout")), ms);
+    promise.then((value) => { clearTimeout(timer); resolve(value); },
+                 (error) => { clearTimeout(timer); reject(error); });
+  });
+}
+
+async function networkFirst(request) {
+  const cache = await caches.open(CACHE);
+  try {
+    const response = await withTimeout(fetch(request), NETWORK_TIMEOUT_MS);
+    if (response.ok && request.method === "GET") cache.put(request, response.clone());
+    return response;
+  } catch (error) {
+    const cached = await cache.match(request);
+    if (cached) return cached;
+    const url = new URL(request.url);
+    if (request.mode === "navigate") {
+      const fallback = await cache.match(OFFLINE);
+      if (fallback) return fallback;
+    }
+    if (url.pathname === SEARCH) {
+      const fallback = await cache.match(OFFLINE);
+      if (fallback) return fallback;
+    }
+    throw error;
+  }
+}
+
+async function cacheFirst(request) {
+  const cache = await caches.open(CACHE);
+  const cached = await cache.match(request);
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.ok) cache.put(request, response.clone());
+  return response;
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (url.pathname.startsWith(STATIC)) {
+    event.respondWith(cacheFirst(request));
+  } else if (url.pathname.startsWith(API) && url.pathname !== API + "titles") {
+    return;  // live answers only; the page falls back to the title list offline
+  } else {
+    event.respondWith(networkFirst(request));
+  }
+});

@@ -1,0 +1,49 @@
+"""The installable app: manifest, service worker and the offline title list."""
+
+from __future__ import annotations
+
+import re
+
+from fastapi.testclient import TestClient
+
+from app.corpus.models import Corpus
+
+
+def test_manifest_is_installable_and_korean(client: TestClient) -> None:
+    response = client.get("/manifest.webmanifest")
+    assert response.headers["content-type"].startswith("application/manifest+json")
+    manifest = response.json()
+    assert manifest["short_name"] == "룰사전" and manifest["lang"] == "ko"
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
+    sizes = {icon["sizes"] for icon in manifest["icons"]}
+    assert {"192x192", "512x512"} <= sizes
+    for icon in manifest["icons"]:
+        assert client.get(icon["src"]).status_code == 200
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in client.get("/").text
+
+
+def test_service_worker_precaches_every_page_under_the_data_version(
+    client: TestClient, corpus: Corpus
+) -> None:
+    response = client.get("/sw.js")
+    assert response.headers["content-type"].startswith("text/javascript")
+    assert response.headers["cache-control"] == "no-cache"
+    script = response.text
+    assert corpus.version in script
+    assert '"/rules/Attack_of_Opportunity"' in script
+    assert script.count('"/rules/') == len(corpus)
+    assert re.search(r'"/static/style\.[0-9a-f]{10}\.css"', script)
+    assert '"/offline"' in script and '"/api/titles"' in script
+
+
+def test_title_list_has_initials_for_offline_matching(client: TestClient, corpus: Corpus) -> None:
+    titles = client.get("/api/titles").json()
+    assert titles["version"] == corpus.version
+    assert len(titles["titles"]) == len(corpus)
+    entry = next(t for t in titles["titles"] if t["url"] == "/rules/Attack_of_Opportunity")
+    assert entry["initials"] == "ㅌㅅㄱㄱ" and entry["key"] == "틈새공격"
+
+
+def test_offline_page_is_a_title_search_shell(client: TestClient) -> None:
+    page = client.get("/offline").text
+    assert 'id="offline-results"' in page and 'data-titles="/api/titles"' in page

@@ -1,0 +1,66 @@
+"""Links that work on forums: readable Korean URLs, /go/, canonical and preview tags."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+from urllib.parse import quote
+
+from fastapi.testclient import TestClient
+
+from app.settings import Settings
+from app.web.app import create_app
+from tests.conftest import DATA
+
+
+def _meta(page: str, key: str) -> str:
+    match = re.search(rf'<meta (?:property|name)="{re.escape(key)}" content="([^"]*)">', page)
+    assert match is not None, key
+    return html.unescape(match[1])
+
+
+def test_korean_title_url_redirects_to_the_canonical_entry(client: TestClient) -> None:
+    response = client.get("/rules/" + quote("틈새 공격"), follow_redirects=False)
+    assert response.status_code == 301
+    assert response.headers["location"] == "/rules/Attack_of_Opportunity"
+    unspaced = client.get("/rules/" + quote("틈새공격"), follow_redirects=False)
+    assert unspaced.headers["location"] == "/rules/Attack_of_Opportunity"
+
+
+def test_go_redirects_to_confident_matches_or_to_search(client: TestClient) -> None:
+    for text in ("틈새공격", "ㅌㅅㄱㄱ", "attack of opportunity"):
+        response = client.get("/go/" + quote(text), follow_redirects=False)
+        assert response.headers["location"] == "/rules/Attack_of_Opportunity", text
+    vague = client.get("/go/" + quote("qqqqzzzz"), follow_redirects=False)
+    assert vague.status_code == 302
+    assert vague.headers["location"].startswith("/search?q=qqqqzzzz")
+
+
+def test_entry_head_carries_a_correct_preview(tmp_path: Path) -> None:
+    settings = Settings(data_dir=DATA, index_dir=tmp_path / "index",
+                        public_base_url="https://rules.example.org")
+    with TestClient(create_app(settings)) as client:
+        page = client.get("/rules/" + quote("틈새 공격")).text
+    canonical = "https://rules.example.org/rules/Attack_of_Opportunity"
+    assert f'<link rel="canonical" href="{canonical}">' in page
+    assert _meta(page, "og:url") == "https://rules.example.org/rules/Attack_of_Opportunity"
+    assert _meta(page, "og:title").startswith("틈새 공격")
+    assert _meta(page, "og:site_name") == "룰사전"
+    assert _meta(page, "og:locale") == "ko_KR"
+    assert _meta(page, "og:type") == "article"
+    description = _meta(page, "og:description")
+    assert 20 < len(description) <= 160 and "[" not in description
+    assert _meta(page, "og:image").startswith("https://rules.example.org/static/icon-512.")
+
+
+def test_every_page_has_a_canonical_link(client: TestClient) -> None:
+    for url in ("/", "/timing", "/sources/eh-reference", "/rules/eh-징조", "/search?q=x"):
+        assert '<link rel="canonical" href="http://testserver/' in client.get(url).text, url
+
+
+def test_permalinks_for_entries_and_subsections(client: TestClient) -> None:
+    page = client.get("/rules/Skill_Test_Timing").text
+    assert 'class="copy-link" data-url="http://testserver/rules/Skill_Test_Timing"' in page
+    assert 'data-url="http://testserver/rules/Skill_Test_Timing#r-Skill_Test_3"' in page
+    assert '<a class="anchor" href="#r-Skill_Test_3">' in page
