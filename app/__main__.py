@@ -40,15 +40,23 @@ def _serve(settings: Settings) -> int:
     import uvicorn
 
     from app.urls import Urls
+    from app.web.app import create_app
     from app.web.state import load_library
 
-    try:  # Validate before starting workers, so broken data is one line, not a traceback each.
-        load_library(settings.data_dir, settings.index_dir, Urls())
+    # Broken data must stop the start with one line, not a traceback per worker: with one
+    # worker the app is built here (once) and handed to uvicorn; with several, the data is
+    # validated here and each worker process builds its own app from `app.main`.
+    try:
+        if settings.workers == 1:
+            target: object = create_app(settings)
+        else:
+            load_library(settings.data_dir, settings.index_dir, Urls())
+            target = "app.main:app"
     except DataError as exc:
         print(f"룰사전: cannot start: {exc}", file=sys.stderr)
         return 1
     uvicorn.run(
-        "app.main:app",
+        target,  # type: ignore[arg-type]
         host=settings.host,
         port=settings.port,
         workers=settings.workers,

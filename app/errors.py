@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 
+def printable(text: str) -> str:
+    """`text` with anything a UTF-8 terminal cannot print (lone surrogates) escaped."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 class DataError(Exception):
     """Data that cannot be loaded. Its message is one human-readable line.
 
@@ -11,11 +16,11 @@ class DataError(Exception):
     """
 
     def __init__(self, file: str, entry: str, problem: str) -> None:
-        self.file = file
-        self.entry = entry
-        self.problem = problem
-        where = f"{file}: {entry}" if entry else file
-        super().__init__(f"{where}: {problem}")
+        self.file = printable(file)
+        self.entry = printable(entry)
+        self.problem = printable(problem)
+        where = f"{self.file}: {self.entry}" if entry else self.file
+        super().__init__(f"{where}: {self.problem}")
 
 
 class AppError(Exception):

@@ -19,7 +19,7 @@ from app.corpus.models import Corpus, Entry, RawEntry, Source, SourceSpec
 from app.corpus.normalize import compact, normalize_text
 from app.corpus.parsers import get_parser
 from app.corpus.tables import resolve_table
-from app.errors import DataError
+from app.errors import DataError, printable
 from app.render.markup import LinkTarget, Rendered, render, render_inline
 from app.urls import Urls
 
@@ -40,7 +40,7 @@ class Problem:
     def __str__(self) -> str:
         level = "error" if self.error else "warning"
         where = f"{self.file}: {self.entry}" if self.entry else self.file
-        return f"{level}: {where}: {self.message}"
+        return printable(f"{level}: {where}: {self.message}")
 
 
 @dataclass
@@ -96,6 +96,10 @@ def _build(data_dir: Path, urls: Urls) -> tuple[Corpus | None, list[Problem]]:
         order[spec.id] = []
         for raw in raws:
             where = _where(raw)
+            unpaired = _unpaired_surrogate(raw)
+            if unpaired:
+                problems.append(Problem(spec.file, where, unpaired, error=True))
+                continue
             if raw.id in drafts:
                 other = drafts[raw.id]
                 message = f'duplicate id "{raw.id}" (also {other.spec.file}: {other.raw.location})'
@@ -264,6 +268,24 @@ def _freeze(
             entries[entry_id] = resolve_table(corpus, entries[entry_id], draft.raw.table,
                                               linker.urls)
     return corpus
+
+
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def _unpaired_surrogate(raw: RawEntry) -> str:
+    """A problem message when a field holds a lone surrogate, else "".
+
+    JSON can spell one (`\\ud800`); no UTF-8 page or answer can carry it.
+    """
+    cells = [cell.text for row in raw.table or () for cell in row.cells]
+    fields = {"id": raw.id, "title": raw.title, "text": raw.body, "cycle": " ".join(raw.cycles),
+              "table": " ".join(cells)}
+    for name, value in fields.items():
+        found = _SURROGATE.search(value)
+        if found:
+            return f'"{name}" holds an unpaired surrogate (U+{ord(found[0]):04X})'
+    return ""
 
 
 def _where(raw: RawEntry) -> str:

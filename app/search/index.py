@@ -123,6 +123,9 @@ def build_index(corpus: Corpus, index_dir: Path) -> Any:
             writer.add_document(**entry_fields(entry))
         writer.commit()
         (staging / _STAMP).write_text(stamp(corpus), encoding="utf-8")
+        # mkdtemp makes the folder private (0700); an index built at image build time (as
+        # root) must stay readable by the unprivileged user that serves it.
+        staging.chmod(0o755)
         _swap_into_place(staging, index_dir)
     finally:
         if staging.exists():

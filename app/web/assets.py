@@ -9,6 +9,7 @@ for links from outside (`/static/app-icon.svg`).
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import mimetypes
 from collections.abc import Mapping
@@ -24,13 +25,14 @@ _TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml",
 
 @dataclass(frozen=True)
 class Asset:
-    """One static file held in memory."""
+    """One static file held in memory, with its gzip form when that is smaller."""
 
     name: str
     hashed: str
     body: bytes
     media_type: str
     etag: str
+    gzipped: bytes | None = None
 
 
 class Assets:
@@ -51,7 +53,10 @@ class Assets:
                      or "application/octet-stream")
             if media.startswith("text/") or media.endswith(("+xml", "+json", "/json")):
                 media += "; charset=utf-8"
-            asset = Asset(name, hashed, body, media, f'"{digest}"')
+            # Compressed once here rather than by the middleware on every request.
+            packed = gzip.compress(body, compresslevel=9, mtime=0)
+            asset = Asset(name, hashed, body, media, f'"{digest}"',
+                          packed if len(packed) < len(body) * 0.9 else None)
             self._by_name[name] = asset
             self._by_hashed[hashed] = asset
 

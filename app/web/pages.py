@@ -20,6 +20,8 @@ def make_environment(urls: Urls) -> Environment:
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        # Templates are read once: checking their mtimes on every render cost ~15% under load.
+        auto_reload=False,
     )
     env.globals["urls"] = urls
     return env

@@ -202,9 +202,12 @@ def static_file(request: Request, name: str) -> Response:
     if found is None:
         raise AppError(404, "파일을 찾을 수 없습니다.")
     asset, cache = found
-    headers = {"cache-control": cache, "etag": asset.etag}
+    headers = {"cache-control": cache, "etag": asset.etag, "vary": "Accept-Encoding"}
     if request.headers.get("if-none-match") == asset.etag:
         return Response(status_code=304, headers=headers)
+    if asset.gzipped is not None and "gzip" in request.headers.get("accept-encoding", ""):
+        return Response(asset.gzipped, media_type=asset.media_type,
+                        headers={**headers, "content-encoding": "gzip"})
     return Response(asset.body, media_type=asset.media_type, headers=headers)
 
 
@@ -248,11 +251,18 @@ ROUTES: list[tuple[str, Callable[..., Any], tuple[str, ...], bool]] = [
 
 
 def build_router() -> APIRouter:
-    """An APIRouter holding `ROUTES`."""
+    """An APIRouter holding `ROUTES`.
+
+    HEAD is registered as its own route, kept out of the OpenAPI schema: one route for both
+    methods would give two operations the same operationId.
+    """
     router = APIRouter()
     for path, handler, methods, in_schema in ROUTES:
-        router.add_api_route(
-            path, handler, methods=list(methods), include_in_schema=in_schema,
-            response_class=SafeJSONResponse if in_schema else HTMLResponse,
-        )
+        response_class = SafeJSONResponse if in_schema else HTMLResponse
+        for method in methods:
+            router.add_api_route(
+                path, handler, methods=[method], response_class=response_class,
+                include_in_schema=in_schema and method != "HEAD",
+                name=f"{handler.__name__}_{method.lower()}",
+            )
     return router

@@ -17,6 +17,9 @@ from app.errors import DataError
 #: Deeper than this is not a rules reference but a broken (or hostile) file; it also keeps
 #: the recursion far from Python's limit.
 MAX_DEPTH = 16
+#: The longest entry in the real data is under 2,000 characters; a megabyte of markup would
+#: take markdown-it tens of seconds. Far beyond any rule, far below trouble.
+MAX_TEXT = 100_000
 # ArkhamCards ids may hold spaces ("Tarot Slot"), and links to them are written bare,
 # `[label](#Myriad_Cards_in_Standalone Mode)`, which CommonMark would not take for a link.
 # Angle brackets make such a destination valid Markdown.
@@ -82,6 +85,9 @@ def _string(node: dict[str, Any], key: str, where: str, spec: SourceSpec, *, req
         return ""
     if not isinstance(value, str):
         raise DataError(spec.file, where, f'"{key}" must be a string, not {_kind(value)}')
+    if len(value) > MAX_TEXT:
+        raise DataError(spec.file, where,
+                        f'"{key}" is {len(value):,} characters long (at most {MAX_TEXT:,})')
     return value
 
 
