@@ -31,7 +31,6 @@
   }
 
   Array.prototype.forEach.call(document.querySelectorAll("button.copy-link"), function (button) {
-    button.hidden = false;
     button.addEventListener("click", function () {
       var url = button.getAttribute("data-url");
       copy(url).then(function () {

@@ -4,6 +4,9 @@
   "use strict";
   var root = document.documentElement;
   var stored = null;
+  // Script-only controls (theme toggle, copy buttons) are shown by CSS under .js, decided
+  // before the first paint: no layout shift when the deferred scripts arrive.
+  root.classList.add("js");
   try { stored = localStorage.getItem("theme"); } catch (e) { /* storage disabled */ }
   if (stored === "dark" || stored === "light") root.setAttribute("data-theme", stored);
 
@@ -22,7 +25,6 @@
   document.addEventListener("DOMContentLoaded", function () {
     var button = document.getElementById("theme-toggle");
     if (!button) return;
-    button.hidden = false;
     label(button);
     button.addEventListener("click", function () {
       var next = current() === "dark" ? "light" : "dark";

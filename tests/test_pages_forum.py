@@ -61,6 +61,6 @@ def test_every_page_has_a_canonical_link(client: TestClient) -> None:
 
 def test_permalinks_for_entries_and_subsections(client: TestClient) -> None:
     page = client.get("/rules/Skill_Test_Timing").text
-    assert 'class="copy-link" data-url="http://testserver/rules/Skill_Test_Timing"' in page
+    assert 'class="copy-link js-only" data-url="http://testserver/rules/Skill_Test_Timing"' in page
     assert 'data-url="http://testserver/rules/Skill_Test_Timing#r-Skill_Test_3"' in page
     assert '<a class="anchor" href="#r-Skill_Test_3">' in page
