@@ -8,11 +8,12 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -70,36 +71,43 @@ def running_server(
     """`python -m app serve` on a free loopback port; yields its base URL and process."""
     port = free_port()
     full_env = {**os.environ, "RULES_HOST": "127.0.0.1", "RULES_PORT": str(port), **env}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "app", "serve"], cwd=ROOT, env=full_env,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
     base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + timeout
-        while True:
-            if process.poll() is not None:
-                output = process.stdout.read() if process.stdout else ""
-                raise RuntimeError(f"server exited with {process.returncode}: {output}")
-            try:
-                with urllib.request.urlopen(base + "/readyz", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("server did not become ready")
-            time.sleep(0.2)
-        yield base, process
-    finally:
-        process.terminate()
+    # The server's output goes to a file: a pipe nobody reads fills up with access logs and
+    # then blocks the server mid-test.
+    with tempfile.TemporaryFile(mode="w+", encoding="utf-8") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "app", "serve"], cwd=ROOT, env=full_env,
+            stdout=log, stderr=subprocess.STDOUT, text=True,
+        )
         try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        if process.stdout:
-            process.stdout.close()
+            _wait_until_ready(base, process, log, timeout)
+            yield base, process
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def _wait_until_ready(
+    base: str, process: subprocess.Popen[str], log: IO[str], timeout: float
+) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        if process.poll() is not None:
+            log.seek(0)
+            raise RuntimeError(f"server exited with {process.returncode}: {log.read()}")
+        try:
+            with urllib.request.urlopen(base + "/readyz", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError("server did not become ready")
+        time.sleep(0.2)
 
 
 @pytest.fixture(scope="session")

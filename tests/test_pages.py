@@ -76,13 +76,13 @@ def test_timing_page_colours_cues_and_row_links(client: TestClient, corpus: Corp
 def test_source_index_has_jump_bar_and_korean_order(client: TestClient) -> None:
     html = client.get("/sources/ahlcg-reference").text
     assert 'href="#letter-ㄱ"' in html and 'id="letter-ㅎ"' in html
-    assert html.index(">가장 가까운<") < html.index(">틈새 공격<")
+    assert html.index(">가장 가까운 <span class=\"alias\" lang=\"en\">Nearest<") < html.index(">틈새 공격 <")
 
 
 def test_eh_glossary_terms_are_in_the_index(client: TestClient) -> None:
     html = client.get("/sources/eh-reference").text
     letter = html.split('id="letter-ㅈ"', 1)[1]
-    assert ">징조<" in letter
+    assert ">징조<" in letter  # rulebook sections have no English name
 
 
 def test_unknown_pages_are_korean_404s(client: TestClient) -> None:

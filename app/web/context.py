@@ -192,6 +192,19 @@ def _ref(entry: Entry, urls: Urls) -> JSON:
             "url": urls.entry(entry.id)}
 
 
+def english_name(entry_id: str) -> str | None:
+    """The English rule name an ArkhamDB-style id spells (`Attack_of_Opportunity`), or None.
+
+    Shown beside the Korean title in the indexes, for players who know the English term.
+    """
+    if not _ENGLISH_ID.fullmatch(entry_id):
+        return None
+    return entry_id.replace("_", " ").strip()
+
+
+_ENGLISH_ID = re.compile(r"[A-Za-z][A-Za-z0-9_ ]*")
+
+
 def _tree(
     corpus: Corpus, entry: Entry, urls: Urls, *, leaf: bool, shown: _Visible | None = None,
 ) -> JSON:
@@ -200,7 +213,7 @@ def _tree(
         if shown is None or shown(corpus.entries[c])
     ]
     parent = corpus.get(entry.parent) if entry.parent else None
-    return {**_ref(entry, urls), "children": children,
+    return {**_ref(entry, urls), "children": children, "alias": english_name(entry.id),
             "context": parent.title if parent is not None else None,
             "collections": [collection_name(c) for c in entry.cycles]}
 

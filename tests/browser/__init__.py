@@ -1,0 +1,1 @@
+"""Browser checks (Chromium via Playwright, axe-core, the Nu HTML Checker)."""

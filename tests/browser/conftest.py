@@ -1,0 +1,119 @@
+"""Browser checks: one Debian Chromium per session (through pytest-playwright), one server.
+
+These tests are part of the default `pytest` run and fail (never skip) when their tools are
+missing: `/usr/bin/chromium` (or `RULES_CHROMIUM`), `node_modules/` (`npm ci`) and `java`.
+
+Contexts block service workers unless a test asks for one: the worker precaches every page
+after the first load, which would make each check depend on what an earlier one cached.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page
+
+from tests.conftest import ROOT
+
+CHROMIUM = Path(os.environ.get("RULES_CHROMIUM", "/usr/bin/chromium"))
+NODE_MODULES = ROOT / "node_modules"
+AXE_JS = NODE_MODULES / "axe-core" / "axe.min.js"
+VNU_JAR = NODE_MODULES / "vnu-jar" / "build" / "dist" / "vnu.jar"
+
+#: Debian's Chromium outside a desktop: no sandbox as root, and no calls to Google's hosts
+#: (without the networking flags it keeps trying hosts it cannot reach).
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    *(["--no-sandbox"] if os.geteuid() == 0 else []),
+]
+
+#: The pages every check visits: name → path (percent-encoding left to the browser/urllib).
+PAGES: dict[str, str] = {
+    "home": "/",
+    "source-index": "/sources/ahlcg-reference",
+    "entry-table": "/rules/Skill_Test_Timing",
+    "timing": "/timing",
+    "search": "/search?q=틈새 공격",
+    "not-found": "/rules/No_Such_Rule",
+}
+
+
+def require_file(path: Path, hint: str) -> Path:
+    """`path`, or fail the test loudly (these checks must run in CI, never skip)."""
+    if not path.is_file():
+        pytest.fail(f"{path} is missing: {hint}", pytrace=False)
+    return path
+
+
+def require_java() -> str:
+    """The `java` executable for the Nu HTML Checker, or fail loudly."""
+    java = shutil.which("java")
+    if java is None:
+        pytest.fail("`java` is not on PATH: install a JRE ≥ 11 (apt-get install -y "
+                    "default-jre-headless) for the Nu HTML Checker", pytrace=False)
+    return java
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """pytest-playwright's launch options, pointed at the system Chromium (never a download)."""
+    require_file(CHROMIUM, "install Chromium (apt-get install -y chromium) or set RULES_CHROMIUM")
+    return {**browser_type_launch_args, "executable_path": str(CHROMIUM),
+            "args": CHROMIUM_FLAGS}
+
+
+@pytest.fixture(scope="session")
+def base(live_server: str) -> str:
+    """The real server over the bundled data; its base URL (no trailing slash)."""
+    return live_server
+
+
+@pytest.fixture(scope="session")
+def axe_source() -> str:
+    """axe-core's browser bundle from node_modules."""
+    return require_file(AXE_JS, "run `npm ci` in the project root").read_text(encoding="utf-8")
+
+
+def new_context(browser: Browser, **options: Any) -> BrowserContext:
+    """A context like a Korean reader's, service workers blocked unless `options` allow them."""
+    return browser.new_context(**{"locale": "ko-KR", "service_workers": "block", **options})
+
+
+#: Colour set-ups: the system preference (emulated), and the page's own toggle (theme.js reads
+#: localStorage["theme"] before the first paint) overriding a light system preference.
+SCHEMES: dict[str, tuple[str, str | None]] = {
+    "light": ("light", None),
+    "dark": ("dark", None),
+    "dark-toggle": ("light", "dark"),
+}
+
+
+@pytest.fixture(scope="session", params=list(SCHEMES))
+def scheme_context(browser: Browser, request: pytest.FixtureRequest) -> Iterator[BrowserContext]:
+    """One context per colour set-up, shared by the tests that use it."""
+    media, stored = SCHEMES[request.param]
+    context = new_context(browser, color_scheme=media)
+    if stored is not None:
+        context.add_init_script(f"localStorage.setItem('theme', '{stored}');")
+    yield context
+    context.close()
+
+
+@pytest.fixture()
+def fresh_page(browser: Browser) -> Iterator[Page]:
+    """A page in its own context: empty cache, light scheme, JavaScript on, no service worker."""
+    context = new_context(browser)
+    page = context.new_page()
+    yield page
+    context.close()

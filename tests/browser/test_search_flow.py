@@ -1,0 +1,69 @@
+"""Search as you type (static/search.js) and the plain form without JavaScript."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.conftest import new_context
+
+
+def test_initials_suggest_then_arrow_and_enter_open_the_entry(fresh_page: Page, base: str) -> None:
+    page = fresh_page
+    page.goto(base + "/")
+    box = page.locator("#search-q")
+    box.press_sequentially("ㅌㅅㄱㄱ")
+    listbox = page.locator("#search-suggestions")
+    expect(listbox).to_be_visible()
+    expect(listbox.locator("[role=option]").first).to_be_visible()
+    expect(box).to_have_attribute("aria-expanded", "true")
+    box.press("ArrowDown")
+    expect(box).to_have_attribute("aria-activedescendant", re.compile(r".+"))
+    box.press("Enter")
+    page.wait_for_url(base + "/rules/Attack_of_Opportunity")
+
+
+def test_escape_closes_the_suggestions(fresh_page: Page, base: str) -> None:
+    page = fresh_page
+    page.goto(base + "/")
+    box = page.locator("#search-q")
+    box.press_sequentially("틈새")
+    listbox = page.locator("#search-suggestions")
+    expect(listbox).to_be_visible()
+    box.press("Escape")
+    expect(listbox).to_be_hidden()
+    expect(box).to_have_attribute("aria-expanded", "false")
+    expect(box).to_be_focused()
+
+
+def test_slash_focuses_the_search_box(fresh_page: Page, base: str) -> None:
+    page = fresh_page
+    page.goto(base + "/rules/Skill_Test_Timing")
+    page.locator("main h1").first.click()  # focus is on the page, not in a field
+    box = page.locator("#search-q")
+    expect(box).not_to_be_focused()
+    page.keyboard.press("/")
+    expect(box).to_be_focused()
+    expect(box).to_have_value("")  # the "/" itself is not typed into the box
+
+
+@pytest.fixture()
+def no_js_page(browser: Browser) -> Iterator[Page]:
+    context = new_context(browser, java_script_enabled=False)
+    yield context.new_page()
+    context.close()
+
+
+def test_form_works_without_javascript(no_js_page: Page, base: str) -> None:
+    page = no_js_page
+    page.goto(base + "/")
+    expect(page.locator("#search-suggestions")).to_have_count(0)  # search.js did not run
+    page.locator("#search-q").fill("틈새 공격")
+    page.locator("#search-q").press("Enter")
+    page.wait_for_url(re.compile(re.escape(base) + r"/search\?q="))
+    results = page.locator("ol.results li.result a")
+    expect(results.first).to_be_visible()
+    expect(page.locator("ol.results a[href$='/rules/Attack_of_Opportunity']")).to_have_count(1)
