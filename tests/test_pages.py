@@ -76,7 +76,8 @@ def test_timing_page_colours_cues_and_row_links(client: TestClient, corpus: Corp
 def test_source_index_has_jump_bar_and_korean_order(client: TestClient) -> None:
     html = client.get("/sources/ahlcg-reference").text
     assert 'href="#letter-ㄱ"' in html and 'id="letter-ㅎ"' in html
-    assert html.index(">가장 가까운 <span class=\"alias\" lang=\"en\">Nearest<") < html.index(">틈새 공격 <")
+    nearest = '>가장 가까운 <span class="alias" lang="en">Nearest<'
+    assert html.index(nearest) < html.index(">틈새 공격 <")
 
 
 def test_eh_glossary_terms_are_in_the_index(client: TestClient) -> None:
