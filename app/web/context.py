@@ -79,15 +79,17 @@ def source_context(
     shown = _Visible(frozenset(e.id for e in hidden))
     tops = [e for e in entries if e.parent is None and shown(e)]
     units = list(tops)
+    # A glossary chapter's terms are index entries of their own; the chapter itself is then
+    # listed without its subtree, so no term appears twice (the 목차 keeps the full tree).
+    chapters = {t.id for t in tops if len(t.children) > _GLOSSARY_CHAPTER}
     for top in tops:
-        if len(top.children) > _GLOSSARY_CHAPTER:
+        if top.id in chapters:
             units.extend(corpus.entries[c] for c in top.children if shown(corpus.entries[c]))
     units.sort(key=lambda e: sort_key(e.title))
     groups: dict[str, list[JSON]] = {}
     for unit in units:
-        promoted = unit.parent is not None
         groups.setdefault(index_letter(unit.title), []).append(
-            _tree(corpus, unit, urls, leaf=promoted and len(unit.children) == 0, shown=shown)
+            _tree(corpus, unit, urls, leaf=unit.id in chapters, shown=shown)
         )
     letters = [*INDEX_LETTERS, "기타"]
     return {

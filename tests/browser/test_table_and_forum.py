@@ -1,0 +1,117 @@
+"""End-to-end flows for the table and the forum: permalinks, the theme toggle, owned
+collections, and reading and searching offline after one visit."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from tests.browser.conftest import new_context
+
+WAIT_FOR_WORKER = """() => {
+    const late = new Promise((resolve) => setTimeout(() => resolve("late"), 45000));
+    return Promise.race([navigator.serviceWorker.ready.then(() => "ready"), late]);
+}"""
+
+
+@pytest.fixture()
+def context(browser: Browser, base: str) -> Iterator[BrowserContext]:
+    """A reader's context that may use the clipboard."""
+    ctx = new_context(browser, permissions=["clipboard-read", "clipboard-write"], base_url=base)
+    yield ctx
+    ctx.close()
+
+
+def test_copy_link_copies_the_absolute_url_of_an_entry_and_a_subsection(
+    context: BrowserContext, base: str
+) -> None:
+    page = context.new_page()
+    page.goto("/rules/Skill_Test_Timing")
+    page.locator(".entry-head .copy-link").click()
+    expect(page.locator("#live-status")).to_contain_text("링크를 복사했습니다")
+    assert page.evaluate("navigator.clipboard.readText()") == base + "/rules/Skill_Test_Timing"
+
+    page.locator("#r-Skill_Test_3 .copy-link").click()
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == base + "/rules/Skill_Test_Timing#r-Skill_Test_3"
+    page.goto(copied)
+    expect(page.locator("#r-Skill_Test_3")).to_be_in_viewport()
+
+
+def test_dark_mode_toggle_is_remembered_across_reloads(context: BrowserContext) -> None:
+    page = context.new_page()
+    page.emulate_media(color_scheme="light")
+    page.goto("/rules/Attack_of_Opportunity")
+    toggle = page.locator("#theme-toggle")
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    light = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    dark = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert dark != light
+    page.reload()
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == dark
+    expect(page.locator("#theme-toggle")).to_have_attribute("aria-pressed", "true")
+
+
+def test_owned_collections_change_the_index(context: BrowserContext) -> None:
+    page = context.new_page()
+    page.goto("/sources/ahlcg-reference")
+    index = page.locator(".letter-group")
+    expect(index.get_by_role("link", name="결속 Bonded", exact=True)).to_have_count(1)
+    expect(page.locator(".hidden-rules")).to_have_count(0)
+
+    page.goto("/settings")
+    for code in ("ptc", "tfa", "tcu", "tde", "tic", "eoe", "side", "investigator", "parallel"):
+        page.locator(f"input[name=owned][value={code}]").uncheck()
+    page.get_by_role("button", name="저장").click()
+    expect(page.get_by_role("status").filter(has_text="저장했습니다")).to_be_visible()
+
+    page.goto("/sources/ahlcg-reference")
+    expect(index.get_by_role("link", name="결속 Bonded", exact=True)).to_have_count(0)
+    hidden = page.locator(".hidden-rules")
+    expect(hidden.locator("summary")).to_contain_text("항목 숨김")
+    hidden.locator("summary").click()
+    hidden.get_by_role("link", name="결속", exact=True).click()
+    page.wait_for_url("**/rules/Bonded")
+    expect(page.locator(".note")).to_contain_text("보유 게임에 없는 확장의 규칙입니다")
+
+
+def test_offline_after_one_visit_entries_open_and_titles_are_found(
+    browser: Browser, base: str
+) -> None:
+    ctx = browser.new_context(locale="ko-KR", service_workers="allow", base_url=base)
+    try:
+        page = ctx.new_page()
+        page.goto("/")
+        assert page.evaluate(WAIT_FOR_WORKER) == "ready"
+        ctx.set_offline(True)
+
+        page.goto("/rules/eh-징조")  # never visited: precached on the first visit
+        expect(page.locator("h1")).to_have_text("징조")
+        expect(page.locator("#offline-banner")).to_be_visible()
+
+        box = page.locator("#search-q")
+        box.press_sequentially("ㅌㅅㄱㄱ")
+        option = page.locator("#search-suggestions [role=option]").first
+        expect(option).to_contain_text("틈새 공격")
+        box.press("ArrowDown")
+        box.press("Enter")
+        page.wait_for_url("**/rules/Attack_of_Opportunity")
+        expect(page.locator("h1")).to_contain_text("틈새 공격")
+
+        page.goto("/search?q=" + "징조")  # the offline page answers from titles
+        expect(page.locator("#offline-results a").first).to_have_text("징조")
+    finally:
+        ctx.close()
+
+
+def test_readable_korean_link_lands_on_the_rule(fresh_page: Page, base: str) -> None:
+    fresh_page.goto(base + "/rules/틈새 공격")
+    fresh_page.wait_for_url(base + "/rules/Attack_of_Opportunity")
+    expect(fresh_page.locator("h1")).to_contain_text("틈새 공격")
+    fresh_page.goto(base + "/go/ㅌㅅㄱㄱ")
+    fresh_page.wait_for_url(base + "/rules/Attack_of_Opportunity")
