@@ -17,18 +17,18 @@ import argparse
 import json
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
+
+from bench.server import running_server
 
 ROOT = Path(__file__).resolve().parents[1]
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
@@ -51,46 +51,15 @@ CHROME_FLAGS = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
 
 @contextmanager
 def serve(data: Path, timeout: float = 90.0) -> Iterator[str]:
     """`python -m app serve` on a free loopback port (index in a temporary folder)."""
-    port = _free_port()
     with tempfile.TemporaryDirectory(prefix="audit-index-") as index:
-        env = {**os.environ, "RULES_HOST": "127.0.0.1", "RULES_PORT": str(port),
-               "RULES_DATA_DIR": str(data), "RULES_INDEX_DIR": index,
+        env = {"RULES_DATA_DIR": str(data), "RULES_INDEX_DIR": index,
                "RULES_LOG_LEVEL": "warning"}
-        server = subprocess.Popen([sys.executable, "-m", "app", "serve"], cwd=ROOT, env=env,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        base = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + timeout
-            while True:
-                if server.poll() is not None:
-                    raise RuntimeError(f"server exited with {server.returncode}")
-                try:
-                    with urllib.request.urlopen(base + "/readyz", timeout=2) as response:
-                        if response.status == 200:
-                            break
-                except OSError:
-                    pass
-                if time.monotonic() > deadline:
-                    raise RuntimeError("server did not become ready")
-                time.sleep(0.2)
+        with running_server(env, timeout=timeout) as (base, _):
             yield base
-        finally:
-            server.terminate()
-            try:
-                server.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
 
 
 class NotAuditable(Exception):

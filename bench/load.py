@@ -46,7 +46,6 @@ import re
 import resource
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -57,6 +56,8 @@ from http.client import HTTPConnection
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
+
+from bench.server import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 QUERIES = Path(__file__).with_name("search-queries.dev.json")
@@ -129,13 +130,6 @@ class LoadResult:
 
 
 # --- the server -----------------------------------------------------------------------------
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((HOST, 0))
-        port: int = sock.getsockname()[1]
-        return port
-
 
 def start_server(port: int, workers: int, index_dir: Path, log: Path,
                  extra_env: dict[str, str]) -> subprocess.Popen[bytes]:

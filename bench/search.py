@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -30,6 +28,7 @@ from urllib.parse import urlencode
 from app.corpus.build import load_corpus
 from app.corpus.models import Corpus
 from app.search import SearchIndex
+from bench.server import running_server
 
 ROOT = Path(__file__).resolve().parents[1]
 QUERIES = Path(__file__).with_name("search-queries.dev.json")
@@ -218,54 +217,35 @@ def http_latency(target: str, path: str, data: Path, index_dir: Path, queries: S
                  rounds: int = 5) -> tuple[float, float] | None:
     """p50/p99 ms of `GET {path}?q=` through uvicorn (one worker) serving `target` on
     127.0.0.1; None when unavailable."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
     # The response cache off: every round must search, as the peers do.
-    env = {**os.environ, "RULES_DATA_DIR": str(data), "RULES_INDEX_DIR": str(index_dir),
+    env = {"RULES_DATA_DIR": str(data), "RULES_INDEX_DIR": str(index_dir),
            "RULES_CACHE_MB": "0"}
-    server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", target, "--host", "127.0.0.1",
-         "--port", str(port), "--log-level", "warning"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def command(port: int) -> list[str]:
+        return [sys.executable, "-m", "uvicorn", target, "--host", "127.0.0.1",
+                "--port", str(port), "--log-level", "warning"]
+
     try:
-        conn = _wait_for(port, path, deadline=time.monotonic() + 60)
-        if conn is None:
-            return None
-        times: list[float] = []
-        for _ in range(rounds):
-            for query in queries:
-                params = {"q": query.q, "limit": str(K)}
-                if query.game:
-                    params["game"] = query.game
-                start = time.perf_counter()
-                conn.request("GET", f"{path}?" + urlencode(params))
-                response = conn.getresponse()
-                response.read()
-                times.append((time.perf_counter() - start) * 1000)
-                if response.status != 200:
-                    return None
-        conn.close()
-        return percentile(times, 50), percentile(times, 99)
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-
-
-def _wait_for(port: int, path: str, deadline: float) -> HTTPConnection | None:
-    while time.monotonic() < deadline:
-        try:
-            conn = HTTPConnection("127.0.0.1", port, timeout=10)
-            conn.request("GET", f"{path}?q=%EB%8B%A8%EC%84%9C")
-            response = conn.getresponse()
-            response.read()
-            return conn if response.status == 200 else None
-        except OSError:
-            time.sleep(0.2)
-    return None
+        with running_server(env, command=command, ready_path=f"{path}?q=%EB%8B%A8%EC%84%9C",
+                            timeout=60) as (base, _):
+            conn = HTTPConnection(base.removeprefix("http://"), timeout=10)
+            times: list[float] = []
+            for _ in range(rounds):
+                for query in queries:
+                    params = {"q": query.q, "limit": str(K)}
+                    if query.game:
+                        params["game"] = query.game
+                    start = time.perf_counter()
+                    conn.request("GET", f"{path}?" + urlencode(params))
+                    response = conn.getresponse()
+                    response.read()
+                    times.append((time.perf_counter() - start) * 1000)
+                    if response.status != 200:
+                        return None
+            conn.close()
+    except RuntimeError:
+        return None
+    return percentile(times, 50), percentile(times, 99)
 
 
 def _fmt(value: float | None, digits: int = 2) -> str:

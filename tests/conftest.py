@@ -2,18 +2,10 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import socket
-import subprocess
-import sys
-import tempfile
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -22,6 +14,7 @@ from app.corpus.build import load_corpus
 from app.corpus.models import Corpus
 from app.settings import Settings
 from app.web.app import create_app
+from bench.server import running_server
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "data"
@@ -54,60 +47,6 @@ def write_rules_data(folder: Path, rules: Any, *, raw: str | bytes | None = None
     else:
         target.write_text(content, encoding="utf-8")
     return folder
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-@contextlib.contextmanager
-def running_server(
-    env: dict[str, str], *, timeout: float = 60.0
-) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """`python -m app serve` on a free loopback port; yields its base URL and process."""
-    port = free_port()
-    full_env = {**os.environ, "RULES_HOST": "127.0.0.1", "RULES_PORT": str(port), **env}
-    base = f"http://127.0.0.1:{port}"
-    # The server's output goes to a file: a pipe nobody reads fills up with access logs and
-    # then blocks the server mid-test.
-    with tempfile.TemporaryFile(mode="w+", encoding="utf-8") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "app", "serve"], cwd=ROOT, env=full_env,
-            stdout=log, stderr=subprocess.STDOUT, text=True,
-        )
-        try:
-            _wait_until_ready(base, process, log, timeout)
-            yield base, process
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-
-
-def _wait_until_ready(
-    base: str, process: subprocess.Popen[str], log: IO[str], timeout: float
-) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        if process.poll() is not None:
-            log.seek(0)
-            raise RuntimeError(f"server exited with {process.returncode}: {log.read()}")
-        try:
-            with urllib.request.urlopen(base + "/readyz", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            raise RuntimeError("server did not become ready")
-        time.sleep(0.2)
 
 
 @pytest.fixture(scope="session")

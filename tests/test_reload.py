@@ -12,7 +12,8 @@ import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.conftest import DATA, ROOT, running_server
+from bench.server import running_server
+from tests.conftest import DATA, ROOT
 
 
 def _ready(base: str) -> dict[str, object]:

@@ -1,0 +1,80 @@
+"""Start the app (or another ASGI app) on a free loopback port for tests and benches.
+
+One place for "run a real server, wait until it answers, stop it": the tests' `live_server`,
+the search bench's HTTP rows and the Lighthouse audit all use it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def serve_command(port: int) -> list[str]:
+    """The production command, `python -m app serve` (host and port come from the env)."""
+    return [sys.executable, "-m", "app", "serve"]
+
+
+@contextlib.contextmanager
+def running_server(
+    env: dict[str, str], *, command: Callable[[int], list[str]] = serve_command,
+    ready_path: str = "/readyz", timeout: float = 60.0,
+) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """Run `command(port)` on a free loopback port; yield its base URL and process once
+    `ready_path` answers 200, and stop it afterwards."""
+    port = free_port()
+    full_env = {**os.environ, "RULES_HOST": "127.0.0.1", "RULES_PORT": str(port), **env}
+    base = f"http://127.0.0.1:{port}"
+    # Output goes to a file: a pipe nobody reads fills up with access logs and then blocks
+    # the server mid-run.
+    with tempfile.TemporaryFile(mode="w+", encoding="utf-8") as log:
+        process = subprocess.Popen(command(port), cwd=ROOT, env=full_env, stdout=log,
+                                   stderr=subprocess.STDOUT, text=True)
+        try:
+            _wait_until_ready(base + ready_path, process, log, timeout)
+            yield base, process
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def _wait_until_ready(
+    url: str, process: subprocess.Popen[str], log: IO[str], timeout: float
+) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        if process.poll() is not None:
+            log.seek(0)
+            raise RuntimeError(f"server exited with {process.returncode}: {log.read()[-2000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"server did not answer {url} within {timeout:.0f} s")
+        time.sleep(0.2)
