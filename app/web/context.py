@@ -215,7 +215,9 @@ def _tree(
         if shown is None or shown(corpus.entries[c])
     ]
     parent = corpus.get(entry.parent) if entry.parent else None
-    return {**_ref(entry, urls), "children": children, "alias": english_name(entry.id),
+    # "See X" pointers carry ids like Experience_Placeholder: no English name worth showing.
+    alias = None if entry.placeholder else english_name(entry.id)
+    return {**_ref(entry, urls), "children": children, "alias": alias,
             "context": parent.title if parent is not None else None,
             "collections": [collection_name(c) for c in entry.cycles]}
 
