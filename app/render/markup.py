@@ -257,30 +257,26 @@ _MD = _make_parser()
 
 def render(body: str, resolver: Resolver) -> Rendered:
     """Render `body` to HTML and plain text, resolving links through `resolver`."""
-    problems: list[str] = []
-    env: EnvType = {"resolver": resolver, "problems": problems}
-    tokens = _MD.parse(_protect_tokens(body, problems), env)
-    # Rendering resolves links, so walk text only afterwards to know which ones held.
-    html_out = _MD.renderer.render(tokens, _MD.options, env)
-    return Rendered(
-        html=html_out,
-        text=_plain_text(tokens),
-        links=list(dict.fromkeys(env.get("links", []))),
-        anchors=dict(env.get("anchors", {})),
-        problems=list(dict.fromkeys(env.get("problems", []))),
-    )
+    return _render(body, resolver, inline=False)
 
 
 def render_inline(text: str, resolver: Resolver) -> Rendered:
     """Render a single line (a title or a table cell) without a wrapping paragraph."""
+    return _render(text, resolver, inline=True)
+
+
+def _render(source: str, resolver: Resolver, *, inline: bool) -> Rendered:
     problems: list[str] = []
     env: EnvType = {"resolver": resolver, "problems": problems}
-    tokens = _MD.parseInline(_protect_tokens(text, problems), env)
+    protected = _protect_tokens(source, problems)
+    tokens = _MD.parseInline(protected, env) if inline else _MD.parse(protected, env)
+    # Rendering resolves links, so collect links and problems only afterwards.
     html_out = _MD.renderer.render(tokens, _MD.options, env)
     return Rendered(
-        html=html_out.strip(),
+        html=html_out.strip() if inline else html_out,
         text=_plain_text(tokens).strip(),
         links=list(dict.fromkeys(env.get("links", []))),
+        anchors=dict(env.get("anchors", {})),
         problems=list(dict.fromkeys(env.get("problems", []))),
     )
 
