@@ -1,0 +1,24 @@
+"""Every bound on what one request may cost the server, in one place.
+
+The HTTP protocol (`app.web.protocol`) enforces the header bounds while the bytes arrive, so a
+huge or slow header never reaches memory or holds a connection; the app enforces them again
+(`app.web.middleware`) for servers other than ours, and bounds the body as it is read.
+"""
+
+from __future__ import annotations
+
+#: Longest request target (path and query). Longer ones get 414: queries are cut to 200
+#: characters anyway, and the longest real URL (a Hangul id, percent-encoded) is under 1 KiB.
+MAX_URL = 16_384
+#: All header names and values of one request together; more gets 431.
+MAX_HEADER_BYTES = 16_384
+#: Header fields per request; more gets 431. Browsers send about 15.
+MAX_HEADERS = 100
+#: Seconds from a connection's first byte (or the end of its previous response) until the
+#: request's headers are complete; a client that trickles its headers is cut off at this point.
+HEADER_TIMEOUT = 10.0
+#: Largest request body (only `POST /settings` takes one: a few checkbox values); more gets 413
+#: without the rest being read.
+MAX_BODY = 4_096
+#: Seconds to receive a whole body once its headers are in; a slower body gets 408.
+BODY_TIMEOUT = 10.0

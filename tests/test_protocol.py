@@ -1,0 +1,258 @@
+"""The bounded HTTP protocol (`app.web.protocol`) against the real server, over raw sockets.
+
+Raw sockets, because any HTTP client would normalise or refuse the requests under test. The
+oversized heads are sent without their final blank line: the answer must come while the head is
+still incomplete, which only the protocol can give (the app answers 414 and 431 too, but only
+for heads that reach it).
+"""
+
+from __future__ import annotations
+
+import select
+import socket
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from app.web import limits
+from bench.server import running_server
+
+ROOT = Path(__file__).resolve().parents[1]
+#: uvicorn's default keep-alive timeout (`python -m app serve` does not change it).
+KEEP_ALIVE = 5.0
+#: How late a timeout may fire and still pass: a loaded test machine is slow, not broken.
+SLACK = 2.0
+
+
+@dataclass(frozen=True)
+class _Server:
+    host: str
+    port: int
+    pid: int
+    log: Path
+
+    @property
+    def host_header(self) -> bytes:
+        return f"Host: {self.host}:{self.port}\r\n".encode()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[_Server]:
+    """`python -m app serve` with its own process (for its memory) and log (for its warnings)."""
+    folder = tmp_path_factory.mktemp("protocol")
+    # One worker: the process started is the one whose memory the huge-header test reads.
+    env = {"RULES_DATA_DIR": str(ROOT / "data"), "RULES_INDEX_DIR": str(folder / "index"),
+           "RULES_WORKERS": "1"}
+    log = folder / "server.log"
+    with running_server(env, log_path=log) as (base, process):
+        url = urlsplit(base)
+        assert url.hostname is not None and url.port is not None
+        yield _Server(url.hostname, url.port, process.pid, log)
+
+
+def _connect(server: _Server, timeout: float = 5.0) -> socket.socket:
+    return socket.create_connection((server.host, server.port), timeout=timeout)
+
+
+def _rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text(encoding="ascii").splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError(f"no VmRSS for {pid}")
+
+
+def _read_until_closed(sock: socket.socket, deadline: float) -> bytes:
+    """Everything the server sends until it closes (a reset counts as closed)."""
+    received = b""
+    while time.monotonic() < deadline:
+        sock.settimeout(max(deadline - time.monotonic(), 0.01))
+        try:
+            chunk = sock.recv(65_536)
+        except ConnectionResetError:
+            return received
+        except TimeoutError:
+            break
+        if not chunk:
+            return received
+        received += chunk
+    raise AssertionError(f"connection still open; received {received[:200]!r}")
+
+
+def _read_response(sock: socket.socket, pending: bytes) -> tuple[int, bytes, bytes]:
+    """One response with a content-length (all of `/healthz`'s have one): its status, body, and
+    whatever followed it."""
+    while b"\r\n\r\n" not in pending:
+        chunk = sock.recv(65_536)
+        assert chunk, f"closed mid-response: {pending!r}"
+        pending += chunk
+    head, _, rest = pending.partition(b"\r\n\r\n")
+    lines = head.split(b"\r\n")
+    fields = dict(line.split(b":", 1) for line in lines[1:])
+    length = int({k.lower(): v for k, v in fields.items()}[b"content-length"])
+    while len(rest) < length:
+        chunk = sock.recv(65_536)
+        assert chunk, "closed mid-body"
+        rest += chunk
+    return int(lines[0].split()[1]), rest[:length], rest[length:]
+
+
+def _healthz(server: _Server, *extra: bytes) -> bytes:
+    return b"GET /healthz HTTP/1.1\r\n" + server.host_header + b"".join(extra) + b"\r\n"
+
+
+def _log_lines(server: _Server, needle: str) -> int:
+    return sum(needle in line for line in server.log.read_text(encoding="utf-8").splitlines())
+
+
+def _wait_for_log(server: _Server, needle: str, count: int) -> int:
+    deadline = time.monotonic() + 5
+    while _log_lines(server, needle) < count and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.2)  # a second line, if one were coming
+    return _log_lines(server, needle)
+
+
+def test_huge_header_is_cut_off_without_being_buffered(server: _Server) -> None:
+    total = 32 * 1024 * 1024
+    chunk = b"a" * 65_536
+    before = _rss_kib(server.pid)
+    peak = before
+    sent = 0
+    answer = b""
+    with _connect(server) as sock:
+        # A small send buffer, so that what the kernel accepts on the client's side tracks what
+        # the server reads, whatever the machine's buffer sizes.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 65_536)
+        sock.sendall(b"GET /healthz HTTP/1.1\r\n" + server.host_header + b"X-Big: ")
+        try:
+            while sent < total:
+                sock.sendall(chunk)
+                sent += len(chunk)
+                peak = max(peak, _rss_kib(server.pid))
+                if select.select([sock], [], [], 0)[0]:
+                    break
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        # Measured while the connection may still be open: a server that buffers the header
+        # still holds it now.
+        peak = max(peak, _rss_kib(server.pid))
+        answer = _read_until_closed(sock, time.monotonic() + 5)
+    assert answer == b"" or answer.startswith(b"HTTP/1.1 431 "), answer[:200]
+    assert sent <= total // 8, f"{sent} bytes accepted before the server stopped"
+    assert peak - before < 4 * 1024, f"server RSS grew by {peak - before} KiB"
+
+
+def test_too_many_header_fields_get_431(server: _Server) -> None:
+    warnings = _log_lines(server, "431")
+    fields = b"".join(b"X-F%d: v\r\n" % i for i in range(5_000))
+    with _connect(server) as sock:
+        # No final blank line: the answer must come before the head is complete.
+        sock.sendall(b"GET /healthz HTTP/1.1\r\n" + server.host_header + fields)
+        answer = _read_until_closed(sock, time.monotonic() + 5)
+    assert answer.startswith(b"HTTP/1.1 431 "), answer[:200]
+    assert b"\r\nconnection: close\r\n" in answer
+    assert _wait_for_log(server, "431", warnings + 1) == warnings + 1
+
+
+def test_overlong_target_gets_414(server: _Server) -> None:
+    target = b"/healthz?q=" + b"a" * (limits.MAX_URL + 1_000)
+    with _connect(server) as sock:
+        # Not even the request line is complete when the protocol answers.
+        sock.sendall(b"GET " + target)
+        answer = _read_until_closed(sock, time.monotonic() + 5)
+    assert answer.startswith(b"HTTP/1.1 414 "), answer[:200]
+
+
+def test_trickled_header_is_cut_off_at_the_header_timeout(server: _Server) -> None:
+    with _connect(server) as sock:
+        start = time.monotonic()
+        sock.sendall(b"GET /healthz HTTP/1.1\r\n" + server.host_header + b"X-Slow: ")
+        answer = b""
+        deadline = start + limits.HEADER_TIMEOUT + SLACK
+        while time.monotonic() < deadline:
+            if select.select([sock], [], [], 1.0)[0]:
+                answer = _read_until_closed(sock, deadline)
+                break
+            try:
+                sock.sendall(b"a")
+            except (BrokenPipeError, ConnectionResetError):
+                break
+        else:
+            raise AssertionError("connection still open after the header timeout")
+        elapsed = time.monotonic() - start
+    assert answer.startswith(b"HTTP/1.1 408 "), answer[:200]
+    assert limits.HEADER_TIMEOUT - 0.5 <= elapsed <= limits.HEADER_TIMEOUT + SLACK
+
+
+def test_silent_connection_is_closed_at_the_header_timeout(server: _Server) -> None:
+    with _connect(server) as sock:
+        start = time.monotonic()
+        answer = _read_until_closed(sock, start + limits.HEADER_TIMEOUT + SLACK)
+        elapsed = time.monotonic() - start
+    assert answer == b""
+    assert elapsed >= limits.HEADER_TIMEOUT - 0.5
+
+
+def test_header_timeout_restarts_after_each_response(server: _Server) -> None:
+    with _connect(server) as sock:
+        sock.sendall(_healthz(server))
+        status, _, _ = _read_response(sock, b"")
+        assert status == 200
+        start = time.monotonic()
+        # A byte every second defeats uvicorn's keep-alive timer; the header timer still fires.
+        sock.sendall(b"GET /healthz HTTP/1.1\r\n")
+        deadline = start + limits.HEADER_TIMEOUT + SLACK
+        answer = b""
+        while time.monotonic() < deadline:
+            if select.select([sock], [], [], 1.0)[0]:
+                answer = _read_until_closed(sock, deadline)
+                break
+            sock.sendall(b"X")
+        elapsed = time.monotonic() - start
+    assert answer.startswith(b"HTTP/1.1 408 "), answer[:200]
+    assert limits.HEADER_TIMEOUT - 0.5 <= elapsed <= limits.HEADER_TIMEOUT + SLACK
+
+
+def test_idle_keep_alive_is_still_closed_by_uvicorn(server: _Server) -> None:
+    with _connect(server) as sock:
+        sock.sendall(_healthz(server))
+        status, _, rest = _read_response(sock, b"")
+        start = time.monotonic()
+        answer = _read_until_closed(sock, start + limits.HEADER_TIMEOUT + SLACK)
+        elapsed = time.monotonic() - start
+    assert (status, rest, answer) == (200, b"", b"")
+    assert elapsed < KEEP_ALIVE + SLACK < limits.HEADER_TIMEOUT
+
+
+def test_keep_alive_serves_several_requests(server: _Server) -> None:
+    with _connect(server) as sock:
+        for _ in range(5):
+            sock.sendall(_healthz(server))
+            status, body, rest = _read_response(sock, b"")
+            assert (status, body, rest) == (200, b'{"status":"ok"}', b"")
+
+
+def test_pipelined_requests_are_answered_in_order(server: _Server) -> None:
+    # Ten times the raw head bound in one send: only each request's own head may count.
+    count = 300
+    with _connect(server) as sock:
+        sock.sendall(_healthz(server, b"X-Pad: " + b"p" * 1_000 + b"\r\n") * count)
+        pending = b""
+        for _ in range(count):
+            status, body, pending = _read_response(sock, pending)
+            assert (status, body) == (200, b'{"status":"ok"}')
+        assert pending == b""
+
+
+def test_large_allowed_head_gets_200(server: _Server) -> None:
+    # 40 fields with Host, one of them 3,000 bytes: a fat but honest browser request.
+    fields = [b"X-Big: " + b"b" * 3_000 + b"\r\n"]
+    fields += [b"X-F%d: %s\r\n" % (i, b"v" * 100) for i in range(38)]
+    with _connect(server) as sock:
+        sock.sendall(_healthz(server, *fields))
+        status, body, _ = _read_response(sock, b"")
+    assert (status, body) == (200, b'{"status":"ok"}')
