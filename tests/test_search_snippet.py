@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from app.search.snippet import SNIPPET_CHARS, make_snippet, term_pattern
+import re
+
+import pytest
+
+from app.corpus.models import Corpus
+from app.search import SearchIndex
+from app.search.budget import DEFAULT_BUDGET
+from app.search.snippet import SNIPPET_CHARS, make_snippet, present_terms, term_pattern
 
 
 def test_marks_and_escapes() -> None:
@@ -27,3 +34,43 @@ def test_no_match_gives_the_start() -> None:
 def test_longest_term_wins() -> None:
     snippet = make_snippet("조사자는 조사를 합니다", term_pattern(["조사", "조사자"]))
     assert snippet.startswith("<mark>조사자</mark>")
+
+
+def test_present_terms_keeps_only_what_the_page_can_mark() -> None:
+    texts = ["적이 틈새 공격을 합니다", "Attack of Opportunity"]
+    terms = ["틈새공격", "뷁뷁", "attack", "OPPORTUNITY", "없음"]
+    assert present_terms(terms, texts, max_chars=80) == ["틈새공격", "attack", "OPPORTUNITY"]
+    # A term that would pass the budget is skipped; a later, shorter one may still fit.
+    assert present_terms(["틈새공격", "attack", "적이"], texts, max_chars=7) == ["틈새공격", "적이"]
+    assert present_terms(["틈새"], [], max_chars=80) == []
+
+
+def test_dropped_terms_change_no_snippet() -> None:
+    text = "조사자는 틈새 공격을 받습니다. Attack of Opportunity"
+    terms = ["틈새공격", "뷁뷁", "attack", "조사", "조사자"]
+    everything = make_snippet(text, term_pattern(terms))
+    assert make_snippet(text, term_pattern(present_terms(terms, [text], max_chars=80))) == \
+        everything
+    assert everything.count("<mark>") == 3
+
+
+@pytest.fixture(scope="module")
+def index(corpus: Corpus, tmp_path_factory: pytest.TempPathFactory) -> SearchIndex:
+    return SearchIndex.open_or_build(corpus, tmp_path_factory.getbasetemp() / "search-index")
+
+
+def test_search_compiles_only_budgeted_page_terms(index: SearchIndex,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    compiled: list[list[str]] = []
+    original = term_pattern
+
+    def recording(terms: list[str]) -> re.Pattern[str] | None:
+        compiled.append(terms)
+        return original(terms)
+
+    monkeypatch.setattr("app.search.searcher.term_pattern", recording)
+    # One made-up 200-syllable word: its own forms alone were ~600 characters of pattern.
+    junk = "".join(chr(0xAC00 + (n * 7919) % 11172) for n in range(200))
+    index.search("단서 " + junk)
+    assert compiled and sum(len(t) for t in compiled[-1]) <= DEFAULT_BUDGET.highlight_chars
+    assert "단서" in compiled[-1] and all(len(t) < 100 for t in compiled[-1])

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
 
 from app.corpus.hangul import is_syllable
 from app.corpus.normalize import compact, normalize_text
@@ -106,7 +105,8 @@ def english_stem(word: str) -> str:
     return word
 
 
-@lru_cache(maxsize=65536)
+# Not memoised: a cache keyed by what players type is memory an attacker fills (65,536 random
+# words took 26 MiB), and it saved 4 % of an index build and nothing measurable per query.
 def variants(word: str) -> tuple[str, ...]:
     """The word and the stems left after stripping one known particle or ending.
 

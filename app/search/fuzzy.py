@@ -3,7 +3,8 @@
 * `max_distance` decides how many jamo edits a word may carry: none for one syllable, one for
   two syllables, two from three syllables on (English: by letters). With one edit for two
   syllables, `공격` never becomes `구역` (two edits: ㅗ→ㅜ and a dropped ㄱ).
-* `Vocabulary` finds the closest known terms with rapidfuzz's Levenshtein on jamo strings.
+* `Vocabulary` finds the closest known terms with rapidfuzz's Levenshtein on jamo strings,
+  memoised per vocabulary (a bounded LRU, safe to share between threads).
 * `prefix_pattern` turns what a player is typing into a regex over compact titles: a bare
   initial consonant stands for any syllable starting with it (`ㅌㅅㄱㄱ`, `틈ㅅ`), and a last
   syllable without a final consonant may still be growing one (`트` → 틈).
@@ -14,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
@@ -30,6 +32,9 @@ __all__ = [
 ]
 
 _BASE = 0xAC00
+#: Words whose corrections each vocabulary remembers: far more than the distinct typos players
+#: make, and about 2.5 MiB at most when hostile queries fill it with 200-character words.
+CORRECTIONS_CACHE = 4096
 # Compatibility jamo initials that are not in CHOSEONG themselves never start a syllable.
 _INITIAL_SET = frozenset(CHOSEONG)
 
@@ -100,6 +105,10 @@ class Vocabulary:
         self._jamo: tuple[str, ...] = tuple(jamo(t) for t in self.terms)
         freqs = frequencies if frequencies is not None else [1] * len(self.terms)
         self._freq: dict[str, int] = dict(zip(self.terms, freqs, strict=True))
+        self._longest = max((len(t) for t in self.terms), default=0)
+        # Per instance, so a rebuilt index never sees the old vocabulary's answers; lru_cache
+        # is thread-safe (at worst two threads compute the same word once each).
+        self._closest = lru_cache(maxsize=CORRECTIONS_CACHE)(self._closest_uncached)
 
     def __contains__(self, term: object) -> bool:
         return term in self.known
@@ -111,11 +120,18 @@ class Vocabulary:
         """The closest known terms to `word` within `max_distance(word)`, best first.
 
         Only terms with the same script and a similar length compete, and only those at the
-        smallest distance found are returned (ties broken by frequency).
+        smallest distance found are returned (ties broken by frequency). Memoised.
         """
+        if len(word) > self._longest + 1:
+            # No known term is within one character of its length (the rule below), so there
+            # is nothing to find, and nothing worth a memo entry keyed by a long made-up word.
+            return []
+        return list(self._closest(word)[:limit])
+
+    def _closest_uncached(self, word: str) -> tuple[Correction, ...]:
         allowed = max_distance(word)
         if allowed == 0 or not self.terms:
-            return []
+            return ()
         query = jamo(word)
         found = process.extract(
             query, self._jamo, scorer=Levenshtein.distance, score_cutoff=allowed,
@@ -130,8 +146,8 @@ class Vocabulary:
                 continue
             best.append(Correction(term, int(score)))
         if not best:
-            return []
+            return ()
         smallest = min(c.distance for c in best)
         best = [c for c in best if c.distance == smallest]
         best.sort(key=lambda c: (-self._freq.get(c.term, 0), c.term))
-        return best[:limit]
+        return tuple(best)

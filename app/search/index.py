@@ -12,8 +12,11 @@ Fields: `id` (stored), `game`, `source` (filters), `title_w` / `body_w` (word va
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import logging
 import os
 import shutil
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -21,13 +24,16 @@ from typing import Any
 from whoosh import index as whoosh_index
 from whoosh.analysis import SpaceSeparatedTokenizer
 from whoosh.fields import ID, TEXT, Schema
-from whoosh.filedb.filestore import FileStorage, RamStorage, copy_storage
+from whoosh.filedb.filestore import RamStorage
 from whoosh.filedb.structfile import BufferFile
 
 from app.corpus.models import Corpus, Entry
 from app.search import analysis
 
-__all__ = ["ANALYSIS_VERSION", "FIELDS", "build_index", "entry_fields", "open_index", "schema"]
+__all__ = ["ANALYSIS_VERSION", "FIELDS", "build_index", "entry_fields", "load_index",
+           "open_index", "schema"]
+
+log = logging.getLogger(__name__)
 
 #: Bump when the analysis or the schema changes: indexes built before are rebuilt.
 ANALYSIS_VERSION = "4"
@@ -90,42 +96,87 @@ def stamp(corpus: Corpus) -> str:
     return f"{corpus.version}/{ANALYSIS_VERSION}"
 
 
+def load_index(corpus: Corpus, index_dir: Path | None) -> Any:
+    """The index for `corpus`: from `index_dir` when it holds one built from this corpus,
+    intact and ours; else built there; else (no folder, or one we cannot trust or write)
+    built in memory. Each fallback is one warning line.
+    """
+    if index_dir is None:
+        return _build_in_memory(corpus)
+    index_dir = index_dir.absolute()
+    problem = _untrusted(index_dir)
+    if problem:
+        log.warning("search index folder %s is not safe to use (%s); building the index in "
+                    "memory", index_dir, problem)
+        return _build_in_memory(corpus)
+    opened, damage = _open_verified(index_dir, corpus)
+    if opened is not None:
+        return opened
+    if damage:
+        log.warning("search index in %s is damaged (%s); rebuilding it", index_dir, damage)
+    try:
+        return build_index(corpus, index_dir)
+    except OSError as exc:
+        log.warning("cannot write the search index to %s (%s); building it in memory",
+                    index_dir, exc.strerror or exc)
+        return _build_in_memory(corpus)
+
+
 def open_index(index_dir: Path, corpus: Corpus) -> Any | None:
     """The index in `index_dir`, loaded into memory, if it was built from this corpus and
-    analysis; else None."""
+    analysis and its files are exactly the ones written then; else None."""
+    return _open_verified(index_dir, corpus)[0]
+
+
+def _open_verified(index_dir: Path, corpus: Corpus) -> tuple[Any | None, str]:
+    """(index, "") when intact; (None, "") when absent or for other data; (None, why) when
+    the files do not match the checksums written with them.
+
+    Whoosh unpickles its table of contents, so nothing is handed to it before every file has
+    been read into memory and checked: a damaged or swapped file is caught here, and the
+    index served is byte for byte the one that was built.
+    """
     try:
-        if (index_dir / _STAMP).read_text(encoding="utf-8") != stamp(corpus):
-            return None
-        if not whoosh_index.exists_in(str(index_dir)):
-            return None
-        # Held in memory (the index is small): later searchers never touch the folder, which a
-        # rebuild for newer data may replace while this process still serves the old one.
+        lines = (index_dir / _STAMP).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None, ""
+    if len(lines) < 2 or lines[0] != stamp(corpus):
+        return None, ""  # for other data, or from a version that wrote no checksums
+    expected = dict(line.split(" ", 1)[::-1] for line in lines[1:] if " " in line)
+    try:
+        present = {p.name for p in index_dir.iterdir()} - {_STAMP}
+        if not expected or present != set(expected):
+            return None, "its files are not the ones listed in " + _STAMP
         memory = SharedRamStorage()
-        copy_storage(FileStorage(str(index_dir)), memory)
-        return memory.open_index()
-    except (OSError, ValueError, whoosh_index.IndexError):
-        return None
+        for name, digest in expected.items():
+            data = (index_dir / name).read_bytes()
+            if hashlib.sha256(data).hexdigest() != digest:
+                return None, f"{name} does not match its checksum"
+            memory.files[name] = data
+        return memory.open_index(), ""
+    except OSError as exc:
+        return None, str(exc.strerror or exc)
+    except Exception as exc:  # a file that matches its checksum but Whoosh cannot read
+        return None, type(exc).__name__
 
 
 def build_index(corpus: Corpus, index_dir: Path) -> Any:
-    """Build the index in a temporary folder beside `index_dir`, then move it into place.
+    """Build the index in a private folder beside `index_dir`, then move it into place.
 
-    Another process may be doing the same: whoever renames first wins and the loser uses the
-    winner's index when it carries the right stamp.
+    The folder stays private (0700) to the user that built it; the Dockerfile opens the one
+    it builds at image build time to the runtime user. Another process may be building at the
+    same time: whoever renames first wins and the loser uses the winner's index when it
+    carries the right stamp.
     """
-    index_dir = index_dir.resolve()
-    index_dir.parent.mkdir(parents=True, exist_ok=True)
+    index_dir = index_dir.absolute()
+    index_dir.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{index_dir.name}.build-", dir=index_dir.parent))
     try:
-        ix = whoosh_index.create_in(str(staging), schema())
-        writer = ix.writer(compound=False)
-        for entry in corpus:
-            writer.add_document(**entry_fields(entry))
-        writer.commit()
-        (staging / _STAMP).write_text(stamp(corpus), encoding="utf-8")
-        # mkdtemp makes the folder private (0700); an index built at image build time (as
-        # root) must stay readable by the unprivileged user that serves it.
-        staging.chmod(0o755)
+        _write(whoosh_index.create_in(str(staging), schema()), corpus)
+        sums = [f"{hashlib.sha256(p.read_bytes()).hexdigest()} {p.name}"
+                for p in sorted(staging.iterdir())]
+        (staging / _STAMP).write_text("\n".join([stamp(corpus), *sums]) + "\n",
+                                      encoding="utf-8")
         _swap_into_place(staging, index_dir)
     finally:
         if staging.exists():
@@ -136,6 +187,48 @@ def build_index(corpus: Corpus, index_dir: Path) -> Any:
     return opened
 
 
+def _build_in_memory(corpus: Corpus) -> Any:
+    memory = SharedRamStorage()
+    _write(memory.create_index(schema()), corpus)
+    return memory.open_index()
+
+
+def _write(ix: Any, corpus: Corpus) -> None:
+    writer = ix.writer(compound=False)
+    for entry in corpus:
+        writer.add_document(**entry_fields(entry))
+    writer.commit()
+
+
+def _untrusted(index_dir: Path) -> str:
+    """Why `index_dir` could have been written by someone else, or "" when it is ours.
+
+    The folder and its files must belong to this user (or root, for an index built into an
+    image) and be writable by nobody else; the folder above may be shared only when it is
+    sticky (like /tmp), where others cannot replace what is ours.
+    """
+    me = os.geteuid()
+    try:
+        parent = index_dir.parent.stat()
+        if parent.st_uid not in (me, 0):
+            return f"{index_dir.parent} belongs to another user"
+        if parent.st_mode & 0o022 and not parent.st_mode & stat.S_ISVTX:
+            return f"others can write to {index_dir.parent}"
+        if not index_dir.exists() and not index_dir.is_symlink():
+            return ""
+        info = index_dir.lstat()
+        if not stat.S_ISDIR(info.st_mode):
+            return "it is not a folder"
+        for path, item in [(index_dir, info), *((p, p.lstat()) for p in index_dir.iterdir())]:
+            if item.st_uid not in (me, 0):
+                return f"{path.name} belongs to another user"
+            if item.st_mode & 0o022:
+                return f"others can write to {path.name}"
+    except FileNotFoundError:
+        return ""  # a parent that does not exist yet is created private
+    except OSError as exc:
+        return str(exc.strerror or exc)
+    return ""
 def _swap_into_place(staging: Path, index_dir: Path) -> None:
     old: Path | None = None
     if index_dir.exists():

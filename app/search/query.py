@@ -4,15 +4,20 @@ User text never reaches Whoosh's query parser: it is cut to `MAX_QUERY` characte
 (lone surrogates, control characters), split by `analysis.words` and turned into plain
 (field, term, boost) lookups, so `AND`, `*`, `"`, `field:value` or `~2` are just characters:
 no user text ever reaches Whoosh's query parser.
+
+How much of a long query is analysed is bounded by a `Budget` (words, corrections, lookups),
+spent in query order so the leading words always count.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from dataclasses import dataclass
 
 from app.search import analysis
+from app.search.budget import DEFAULT_BUDGET, Budget
 from app.search.fuzzy import Vocabulary, is_initials
 
 __all__ = ["MAX_QUERY", "Plan", "QueryWord", "clean", "make_plan", "weighted_terms"]
@@ -86,32 +91,49 @@ def clean(text: str) -> str:
     return text[:MAX_QUERY]
 
 
-def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary) -> Plan:
-    """Analyse the cleaned query `text` against the index's vocabularies."""
+def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
+              budget: Budget = DEFAULT_BUDGET) -> Plan:
+    """Analyse the cleaned query `text` against the index's vocabularies.
+
+    Only the first `budget.words` distinct words are analysed (a repeated word adds nothing),
+    and only `budget.corrections` calls to `Vocabulary.corrections` are made, in query order;
+    unknown words past that stay uncorrected.
+    """
     raw = analysis.words(text)
-    words: list[QueryWord] = []
     initials = ""
     if any(is_initials(w) for w in raw) or _typing_initials(raw):
         initials = "".join(w for w in raw if analysis.is_hangul(w) or is_initials(w))
+    analysed: dict[str, QueryWord] = {}
+    #: The tokens taken into account, repeats included: what `compact` is made of.
+    considered: list[str] = []
+    corrections_left = budget.corrections
     for token in raw:
         if _JAMO_RUN.fullmatch(token):
             continue
-        hangul = analysis.is_hangul(token)
-        forms = analysis.variants(token)
-        stem = min(forms, key=len) if hangul else forms[0]
-        vocab = hangul_vocab if hangul else english_vocab
-        known = token.isdigit() or any(f in vocab for f in forms)
-        corrections: tuple[str, ...] = ()
-        if not known:
-            corrections = tuple(c.term for c in vocab.corrections(stem if hangul else forms[0]))
-            if hangul and not corrections and stem != token:
-                corrections = tuple(c.term for c in vocab.corrections(token))
-        words.append(QueryWord(token, forms, stem, hangul, known, corrections))
-    compact = "".join(w.text for w in words)
-    stem_compact = "".join(w.stem for w in words)
+        if token not in analysed:
+            if len(analysed) >= budget.words:
+                break
+            hangul = analysis.is_hangul(token)
+            forms = analysis.variants(token)
+            stem = min(forms, key=len) if hangul else forms[0]
+            vocab = hangul_vocab if hangul else english_vocab
+            known = token.isdigit() or any(f in vocab for f in forms)
+            corrections: tuple[str, ...] = ()
+            if not known and corrections_left > 0:
+                corrections_left -= 1
+                corrections = tuple(c.term for c in vocab.corrections(
+                    stem if hangul else forms[0]))
+                if hangul and not corrections and stem != token and corrections_left > 0:
+                    corrections_left -= 1
+                    corrections = tuple(c.term for c in vocab.corrections(token))
+            analysed[token] = QueryWord(token, forms, stem, hangul, known, corrections)
+        considered.append(token)
+    compact = "".join(considered)
+    stem_compact = "".join(analysed[t].stem for t in considered)
+    words = tuple(analysed.values())
     alias = analysis.alias_key(text) if any(w.text.isalpha() and not w.hangul
                                             for w in words) else ""
-    return Plan(text, tuple(words), initials, compact, stem_compact, alias)
+    return Plan(text, words, initials, compact, stem_compact, alias)
 
 
 def _typing_initials(raw: list[str]) -> bool:
@@ -119,8 +141,13 @@ def _typing_initials(raw: list[str]) -> bool:
     return any(_JAMO_RUN.fullmatch(w) for w in raw)
 
 
-def weighted_terms(plan: Plan) -> list[tuple[str, str, float]]:
-    """The (field, term, boost) triples to look up for `plan`, in a stable order."""
+def weighted_terms(plan: Plan, budget: Budget = DEFAULT_BUDGET) -> list[tuple[str, str, float]]:
+    """The (field, term, boost) triples to look up for `plan`, in a stable order.
+
+    At most `budget.lookups` of them, chosen in priority order: the whole query's forms, then
+    word by word in query order, each word's forms, corrections and bigrams.
+    """
+    # Insertion order is the priority; a term added again keeps its place and its best boost.
     boosts: dict[tuple[str, str], float] = {}
 
     def add(fieldname: str, term: str, boost: float) -> None:
@@ -128,15 +155,17 @@ def weighted_terms(plan: Plan) -> list[tuple[str, str, float]]:
         if boost > boosts.get(key, 0.0):
             boosts[key] = boost
 
+    if len(plan.words) > 1:
+        for whole in (plan.compact, plan.stem_compact):
+            add("title_w", whole, TITLE_WHOLE)
+    if plan.alias:
+        add("alias", plan.alias, ALIAS * 2)
     for word in plan.words:
         if word.hangul:
             for form in word.variants:
                 weight = SHORT_STEM if len(form) == 1 and len(word.text) > 1 else 1.0
                 add("title_w", form, TITLE_W * weight)
                 add("body_w", form, BODY_W * weight)
-            for gram in analysis.bigrams(word.stem if len(word.stem) > 1 else word.text):
-                add("title_bg", gram, TITLE_BG)
-                add("body_bg", gram, BODY_BG)
         else:
             add("alias", word.stem, ALIAS)
             add("body_w", word.stem, BODY_W)
@@ -144,14 +173,14 @@ def weighted_terms(plan: Plan) -> list[tuple[str, str, float]]:
         for fixed in word.corrections:
             add("title_w", fixed, TITLE_W * CORRECTED)
             add("body_w", fixed, BODY_W * CORRECTED)
-            if word.hangul:
+            if not word.hangul:
+                add("alias", fixed, ALIAS * CORRECTED)
+        if word.hangul:
+            for gram in analysis.bigrams(word.stem if len(word.stem) > 1 else word.text):
+                add("title_bg", gram, TITLE_BG)
+                add("body_bg", gram, BODY_BG)
+            for fixed in word.corrections:
                 for gram in analysis.bigrams(fixed):
                     add("title_bg", gram, TITLE_BG * CORRECTED)
-            else:
-                add("alias", fixed, ALIAS * CORRECTED)
-    if len(plan.words) > 1:
-        for whole in (plan.compact, plan.stem_compact):
-            add("title_w", whole, TITLE_WHOLE)
-    if plan.alias:
-        add("alias", plan.alias, ALIAS * 2)
-    return [(f, t, b) for (f, t), b in sorted(boosts.items())]
+    kept = sorted(itertools.islice(boosts, max(0, budget.lookups)))
+    return [(f, t, boosts[(f, t)]) for f, t in kept]

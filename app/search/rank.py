@@ -4,7 +4,8 @@
   describing a rule should find the entry that has all of its words, not the one repeating
   two of them);
 * **proximity** — adjacent query words appearing next to each other (a few characters apart
-  for particles) in the entry's space-free text: `교전 중인 적` ≈ "교전 중인 적과";
+  for particles) in the entry's space-free text: `교전 중인 적` ≈ "교전 중인 적과" (found with
+  `str.find`, not a regex compiled per word pair and query);
 * **title coverage** — the share of the entry's title the query explains: an entry whose whole
   title is in the query is the precise answer, more than one whose long title merely shares a
   word;
@@ -15,7 +16,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import re
 from dataclasses import dataclass
 
 from app.corpus.models import Corpus, Entry
@@ -24,8 +24,8 @@ from app.search.query import Plan
 
 __all__ = ["Features", "Prepared", "Reranker"]
 
-#: Only this many of Whoosh's best candidates are re-scored; the rest keep their BM25 order.
-RERANK_DEPTH = 60
+#: The lowest coordination factor; candidates past the budget's re-ranking depth get just this
+#: (they keep their BM25 order, below the re-scored ones).
 COORD_FLOOR = 0.05
 PROXIMITY = 0.6
 TITLE_COVERAGE = 0.5
@@ -65,7 +65,8 @@ class Prepared:
 
     plan: Plan
     groups: tuple[tuple[tuple[str, ...], float], ...]
-    pairs: tuple[re.Pattern[str], ...]
+    #: Adjacent groups' forms: (first word's forms, next word's forms).
+    pairs: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]
     query_forms: frozenset[str]
     joined: str
 
@@ -78,15 +79,14 @@ class Reranker:
 
     @staticmethod
     def prepare(plan: Plan) -> Prepared:
+        """The query's side of the features (its words are already bounded by the budget)."""
         groups = tuple(_word_groups(plan))
-        pairs = tuple(
-            re.compile("(?:{})[^\\n]{{0,{}}}?(?:{})".format(
-                "|".join(map(re.escape, a[0])), _GAP, "|".join(map(re.escape, b[0]))))
-            for a, b in itertools.pairwise(groups))
+        pairs = tuple((a[0], b[0]) for a, b in itertools.pairwise(groups))
         forms = frozenset(f for w in plan.words for f in (*w.variants, *w.corrections))
         return Prepared(plan, groups, pairs, forms, plan.stem_compact + plan.compact)
 
     def features(self, query: Prepared, entry_id: str) -> Features:
+        """The entry's features for the prepared query."""
         doc = self._docs[entry_id]
         if not query.groups:
             return Features(1.0, 0.0, 0.0, doc.authority)
@@ -95,7 +95,7 @@ class Reranker:
                     if any(f in doc.text for f in forms))
         proximity = 0.0
         if query.pairs:
-            proximity = sum(1 for p in query.pairs if p.search(doc.text)) / len(query.pairs)
+            proximity = sum(1 for a, b in query.pairs if _near(doc.text, a, b)) / len(query.pairs)
         return Features(found / total, proximity, _title_coverage(query, doc), doc.authority)
 
 
@@ -111,6 +111,28 @@ def _prepare(entry: Entry) -> _Doc:
         title_forms=frozenset(f for forms in title_words for f in forms),
         authority=1 + AUTHORITY * math.log1p(len(entry.linked_from)),
     )
+
+
+def _near(text: str, first: tuple[str, ...], then: tuple[str, ...]) -> bool:
+    """Some form of `first` followed within `_GAP` characters (no line break) by one of `then`.
+
+    The same test as the regex `(?:first…)[^\\n]{0,_GAP}?(?:then…)`, without compiling one per
+    word pair and query: every occurrence of every `first` form is tried, overlaps included.
+    """
+    if not any(b in text for b in then):
+        return False
+    longest = max(len(b) for b in then)
+    for a in first:
+        at = text.find(a)
+        while at != -1:
+            end = at + len(a)
+            window = text[end : end + _GAP + longest]
+            for b in then:
+                gap = window.find(b)
+                if 0 <= gap <= _GAP and "\n" not in window[:gap]:
+                    return True
+            at = text.find(a, at + 1)
+    return False
 
 
 def _word_groups(plan: Plan) -> list[tuple[tuple[str, ...], float]]:

@@ -9,7 +9,13 @@ Ranking, best first:
 2. within a tier, BM25F over Whoosh's postings — title words (×6), title bigrams (×2), body
    words (×1), body bigrams (×0.4), English names (×8) — re-scored by `rank.Reranker`
    (coordination, proximity, title coverage, backlinks);
-3. then: a "see X" placeholder is moved below X (and X is added if it was missing).
+3. then: a "see X" placeholder is moved below X (and X is added if it was missing);
+4. last, if asked: entries the caller demotes (rules of collections the player does not own)
+   go below all others, each group keeping its order.
+
+Every query runs under a `Budget` (`budget.py`): words analysed, typo corrections, BM25
+lookups and re-ranked candidates are bounded, so a 200-character query of made-up words costs
+little more than a short one.
 
 One Whoosh searcher per thread (shared searchers corrupt results under load, NOTES); the index
 itself is held in memory, so searchers open in microseconds and never touch the disk.
@@ -19,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,11 +33,12 @@ from typing import Any
 from app.corpus.models import Corpus
 from app.search import analysis
 from app.search.bm25 import FieldStats, score_terms
+from app.search.budget import DEFAULT_BUDGET, Budget
 from app.search.fuzzy import Vocabulary
-from app.search.index import FIELDS, build_index, open_index
+from app.search.index import FIELDS, load_index
 from app.search.query import Plan, clean, make_plan, weighted_terms
-from app.search.rank import COORD_FLOOR, RERANK_DEPTH, Reranker
-from app.search.snippet import make_snippet, term_pattern
+from app.search.rank import COORD_FLOOR, Reranker
+from app.search.snippet import make_snippet, present_terms, term_pattern
 from app.search.titles import EXACT, FUZZY, INITIALS_EXACT, START, TitleTable
 
 __all__ = ["Hit", "Results", "SearchIndex"]
@@ -64,8 +72,10 @@ class Results:
 class SearchIndex:
     """Search over one corpus. Every public method is safe to call from many threads."""
 
-    def __init__(self, corpus: Corpus, ix: Any) -> None:
+    def __init__(self, corpus: Corpus, ix: Any, *, budget: Budget = DEFAULT_BUDGET) -> None:
         self.corpus = corpus
+        #: The per-query limits every search and plan runs under.
+        self.budget = budget
         self._ix = ix
         self._local = threading.local()
         self.titles = TitleTable(corpus)
@@ -87,21 +97,25 @@ class SearchIndex:
                     self._docnums[entry.id]}
 
     @classmethod
-    def open_or_build(cls, corpus: Corpus, index_dir: Path) -> SearchIndex:
-        """Open the index in index_dir if it was built from corpus.version, else build it there
-        (atomically: build in a temp dir beside it, then rename)."""
-        ix = open_index(index_dir, corpus)
-        if ix is None:
-            ix = build_index(corpus, index_dir)
-        return cls(corpus, ix)
+    def open_or_build(cls, corpus: Corpus, index_dir: Path | None) -> SearchIndex:
+        """Open the index in index_dir if it was built from corpus.version and is intact, else
+        build it there (atomically: in a private folder beside it, then renamed); in memory
+        when there is no folder or it cannot be trusted or written (`index.load_index`)."""
+        return cls(corpus, load_index(corpus, index_dir))
 
     # -- public API --------------------------------------------------------------------------
 
     def search(self, query: str, *, game: str | None = None, source: str | None = None,
-               limit: int = 10, offset: int = 0) -> Results:
-        """Ranked entries for `query`; never raises (an empty result on any failure)."""
+               limit: int = 10, offset: int = 0,
+               demote: Callable[[str], bool] | None = None) -> Results:
+        """Ranked entries for `query`; never raises (an empty result on any failure).
+
+        `demote(entry_id)` true moves an entry below every other, keeping the order inside
+        each group; `total`, `limit` and `offset` count the reordered list.
+        """
         try:
-            return self._search(query, game=game, source=source, limit=limit, offset=offset)
+            return self._search(query, game=game, source=source, limit=limit, offset=offset,
+                                demote=demote)
         except Exception:  # a search box must not turn into an error page
             log.exception("search failed for %r", query[:MAX_LIMIT] if isinstance(query, str)
                           else query)
@@ -134,10 +148,10 @@ class SearchIndex:
 
     def plan(self, query: str) -> Plan:
         """The analysed query (exposed for tests and the bench)."""
-        return make_plan(clean(query), self._hangul, self._english)
+        return make_plan(clean(query), self._hangul, self._english, self.budget)
 
     def _search(self, query: str, *, game: str | None, source: str | None, limit: int,
-                offset: int) -> Results:
+                offset: int, demote: Callable[[str], bool] | None = None) -> Results:
         plan = self.plan(query)
         limit = max(0, min(int(limit), MAX_LIMIT))
         offset = max(0, int(offset))
@@ -147,17 +161,19 @@ class SearchIndex:
         ranked = self._rank(plan, allowed)
         if not ranked:
             return Results(plan.text, 0, (), self._did_you_mean(plan, allowed))
-        pattern = term_pattern(plan.highlight_terms())
-        hits = tuple(
-            Hit(entry_id, round(score, 4),
-                make_snippet(self.corpus.entries[entry_id].text, pattern))
-            for entry_id, score in ranked[offset : offset + limit]
-        )
+        if demote is not None:
+            ranked.sort(key=lambda item: demote(item[0]))  # stable: each group keeps its order
+        page = ranked[offset : offset + limit]
+        texts = [self.corpus.entries[entry_id].text for entry_id, _ in page]
+        pattern = term_pattern(present_terms(plan.highlight_terms(), texts,
+                                             max_chars=self.budget.highlight_chars))
+        hits = tuple(Hit(entry_id, round(score, 4), make_snippet(text, pattern))
+                     for (entry_id, score), text in zip(page, texts, strict=True))
         return Results(plan.text, len(ranked), hits, None)
 
     def _rank(self, plan: Plan, allowed: frozenset[int] | None) -> list[tuple[str, float]]:
         reader = self._searcher().reader()
-        by_docnum = score_terms(reader, self._stats, weighted_terms(plan), allowed)
+        by_docnum = score_terms(reader, self._stats, weighted_terms(plan, self.budget), allowed)
         scores = {self._ids[docnum]: score for docnum, score in by_docnum.items()}
         tiers = self._tiers(plan)
         if allowed is not None:
@@ -168,7 +184,7 @@ class SearchIndex:
         by_score = sorted(scores, key=lambda i: -scores[i])
         prepared = self._reranker.prepare(plan)
         for position, entry_id in enumerate(by_score):
-            if position < RERANK_DEPTH:
+            if position < self.budget.rerank:
                 scores[entry_id] *= self._reranker.features(prepared, entry_id).factor
             else:
                 scores[entry_id] *= COORD_FLOOR

@@ -1,17 +1,47 @@
-"""HTML-safe snippets: a window of an entry's plain text with the matched words marked."""
+"""HTML-safe snippets: a window of an entry's plain text with the matched words marked.
+
+One pattern is compiled per query (`term_pattern`), from only the terms `present_terms` finds
+in the page's entries and at most a budgeted number of characters of them: compiling costs
+~10 µs per character, and a made-up 200-character query would otherwise cost ~10 ms.
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from html import escape
 
 from app.corpus.hangul import is_syllable
 
-__all__ = ["SNIPPET_CHARS", "make_snippet", "term_pattern"]
+__all__ = ["SNIPPET_CHARS", "make_snippet", "present_terms", "term_pattern"]
 
 SNIPPET_CHARS = 160
 _LEAD = 40
 _SPACE = re.compile(r"\s+")
+
+
+def present_terms(terms: Iterable[str], texts: Sequence[str], *, max_chars: int) -> list[str]:
+    """The `terms` that may match in one of `texts`, in order, `max_chars` characters in all.
+
+    The test is a substring check on each text without whitespace and case-folded: a term it
+    rejects can never match `term_pattern` there, so dropping it changes no snippet. A term
+    that would pass `max_chars` is skipped (later, shorter ones may still fit).
+    """
+    squashed: list[str] | None = None  # only made when there is a term to test
+    kept: list[str] = []
+    used = 0
+    for term in terms:
+        if not term or used + len(term) > max_chars:
+            continue
+        if squashed is None:
+            # str.split() drops exactly what `\s` matches, several times faster than a regex;
+            # dotless ı is the one character IGNORECASE matches to a-z that casefold keeps.
+            squashed = ["".join(text.split()).casefold().replace("ı", "i") for text in texts]
+        folded = term.casefold()
+        if any(folded in text for text in squashed):
+            kept.append(term)
+            used += len(term)
+    return kept
 
 
 def term_pattern(terms: list[str]) -> re.Pattern[str] | None:

@@ -61,6 +61,8 @@ class TitleTable:
                 self._part_rows.append(position)
                 parts_jamo.append(jamo(part))
         self._parts_jamo = tuple(parts_jamo)
+        #: No title part is longer: a longer typed prefix cannot match (nor cost a regex).
+        self._longest = max((len(p) for row in rows for p in row.parts), default=0)
         self.exact: dict[str, list[str]] = {}
         #: The whole title, numbering included: `(1.1) 틈새 공격` → 11틈새공격.
         self.full: dict[str, list[str]] = {}
@@ -91,6 +93,9 @@ class TitleTable:
 
     def prefix_matches(self, typed: str) -> list[TitleMatch]:
         """Titles that `typed` (syllables and initial consonants, no spaces) starts."""
+        # Each typed character (spaces aside) matches exactly one title character.
+        if sum(1 for c in typed if not c.isspace()) > self._longest:
+            return []
         pattern = prefix_pattern(typed)
         if pattern is None:
             return []

@@ -33,10 +33,6 @@ def check_filters(corpus: Corpus, game: str, source: str) -> None:
         raise AppError(422, f"'{source[:50]}' 자료는 없습니다.")
 
 
-#: With owned collections set, this many results are ranked so the others can go last.
-_OWNED_WINDOW = 200
-
-
 def search_results(
     corpus: Corpus, index: SearchIndex, urls: Urls, query: str, *, game: str = "",
     source: str = "", limit: int = PAGE_SIZE, offset: int = 0,
@@ -44,23 +40,22 @@ def search_results(
 ) -> JSON:
     """`{query, total, results: [{id, title, source, game, url, snippet, path}], suggestion}`.
 
-    With `owned` collections, rules for other collections rank last and are marked.
+    With `owned` collections, rules for other collections rank last and are marked; the
+    index reorders its whole ranking before cutting the page, so paging and `total` hold.
     """
     check_filters(corpus, game, source)
     query = clean_query(query)
     if not query:
         results = None
         hits: list[Hit] = []
-    elif owned is None:
-        results = index.search(query, game=game or None, source=source or None,
-                               limit=limit, offset=offset)
-        hits = list(results.hits)
     else:
+        def not_owned(entry_id: str) -> bool:
+            return is_hidden(corpus.entries[entry_id].cycles, owned)
+
         results = index.search(query, game=game or None, source=source or None,
-                               limit=_OWNED_WINDOW, offset=0)
-        # A stable sort keeps the ranking inside each group.
-        ranked = sorted(results.hits, key=lambda h: is_hidden(corpus.entries[h.id].cycles, owned))
-        hits = ranked[offset:offset + limit]
+                               limit=limit, offset=offset,
+                               demote=not_owned if owned is not None else None)
+        hits = list(results.hits)
     items: list[JSON] = []
     for hit in hits:
         entry = corpus.entries[hit.id]

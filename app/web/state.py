@@ -7,7 +7,6 @@ one assignment, so a failed reload leaves the old data serving.
 from __future__ import annotations
 
 import logging
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,23 +32,16 @@ class Library:
         return self.corpus.version
 
 
-def load_library(data_dir: Path, index_dir: Path, urls: Urls) -> Library:
+def load_library(data_dir: Path, index_dir: Path | None, urls: Urls) -> Library:
     """Load and validate the data, then open (or build) its index.
 
     Raises `DataError` (one line) on broken data. The index is rebuilt only when the data's
-    content hash differs from the one it was built from. When `index_dir` cannot be written
-    (a read-only container with a mounted data folder), the index is built under the system's
-    temporary folder instead.
+    content hash differs from the one it was built from, or its files are damaged. When
+    `index_dir` cannot be written or trusted (a read-only container with a mounted data
+    folder), the index is built in memory instead: never at a shared, guessable path.
     """
     corpus = load_corpus(data_dir, urls)
-    try:
-        index = SearchIndex.open_or_build(corpus, index_dir)
-    except OSError as exc:
-        fallback = Path(tempfile.gettempdir()) / "rulesajeon-index"
-        log.warning("index folder %s is not writable (%s); building in %s",
-                    index_dir, exc.strerror, fallback)
-        index = SearchIndex.open_or_build(corpus, fallback)
-    return Library(corpus=corpus, index=index)
+    return Library(corpus=corpus, index=SearchIndex.open_or_build(corpus, index_dir))
 
 
 def reload_library(state: Any, data_dir: Path, index_dir: Path) -> bool:
