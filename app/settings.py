@@ -7,11 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
-from pydantic import Field
+from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 _ROOT = Path(__file__).resolve().parent.parent
+#: The hosts a default install answers for: only what this machine itself calls itself.
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
 
 
 class Settings(BaseSettings):
@@ -29,10 +32,65 @@ class Settings(BaseSettings):
     #: Path prefix when served under a sub-path behind a reverse proxy, e.g. /rules-ko
     root_path: str = ""
     card_url_base: str = "https://arkhamdb.com/card/"
+    #: Comma-separated host names the app answers for (`Host`, or the forwarded host behind a
+    #: trusted proxy); `*.example.org` covers subdomains, `*` any host. Empty: the host of
+    #: `public_base_url` when set, else the loopback names.
+    allowed_hosts: str = ""
     #: Comma-separated addresses or networks of reverse proxies whose X-Forwarded-* headers
     #: are believed ("*" for any); empty: none.
     trusted_proxies: str = ""
     #: Memory for rendered responses per worker, in MiB (0 turns the cache off).
     cache_mb: int = Field(default=32, ge=0, le=4096)
+    #: Seconds a shared cache (CDN, caching proxy) may serve a page without asking again.
+    shared_cache_seconds: int = Field(default=300, ge=0, le=86_400)
+    #: Open connections per worker; beyond it, new requests get 503.
+    max_connections: int = Field(default=1000, ge=10, le=100_000)
+    #: Searches (search, suggest, /go/) computed at once per worker, and how many more may wait
+    #: for a slot (at most 2 s); beyond that they get 503 at once (app/web/admission.py).
+    #: Measured on 2 cores (bench.attack, bench.load --no-cache): 2 slots starved legitimate
+    #: searches behind uncached pages (load p99 150-230 ms); 8 let a flood slow the health
+    #: probe (p99 36-44 ms); 4 kept both (load p99 106 ms, as before admission control; probe
+    #: p99 23 ms under the flood).
+    search_slots: int = Field(default=4, ge=1, le=64)
+    search_queue: int = Field(default=32, ge=0, le=10_000)
+
+    @field_validator("public_base_url")
+    @classmethod
+    def _absolute_http_url(cls, value: str) -> str:
+        # Every canonical and preview link is built from it: a typo must stop the start.
+        value = value.strip().rstrip("/")
+        if not value:
+            return ""
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.query \
+                or parts.fragment or parts.username or parts.password:
+            raise ValueError("must be an absolute http(s) URL such as https://rules.example.org")
+        return value
+
+    @field_validator("root_path")
+    @classmethod
+    def _path_prefix(cls, value: str) -> str:
+        value = value.strip().rstrip("/")
+        if value and (not value.startswith("/") or "?" in value or "#" in value
+                      or "//" in value):
+            raise ValueError("must be a path prefix such as /rules-ko")
+        return value
+
+    def host_patterns(self) -> list[str]:
+        """The allowed host patterns, lower-cased, defaults applied."""
+        listed = [h.strip().lower() for h in self.allowed_hosts.split(",") if h.strip()]
+        if listed:
+            return listed
+        if self.public_base_url:
+            host = urlsplit(self.public_base_url).hostname
+            if host:
+                return [f"[{host}]" if ":" in host else host]
+        return list(LOOPBACK_HOSTS)
     log_level: Literal["debug", "info", "warning", "error"] = "info"
     log_format: Literal["text", "json"] = "text"
+
+
+def describe(error: ValidationError) -> list[str]:
+    """One line per wrong setting, named as the admin wrote it (`RULES_PUBLIC_BASE_URL: …`)."""
+    return [f"RULES_{'_'.join(str(p) for p in e['loc']).upper()}: {e['msg']}"
+            for e in error.errors()]

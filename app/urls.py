@@ -21,50 +21,51 @@ class Urls:
     #: Static file name → content-hashed name (see `app.web.assets`).
     static_names: Mapping[str, str] = field(default_factory=dict)
 
-    def _path(self, path: str) -> str:
+    def path(self, path: str) -> str:
+        """`path` (the app's own, starting with /) under the root path."""
         return self.root_path.rstrip("/") + path
 
     def home(self) -> str:
-        return self._path("/")
+        return self.path("/")
 
     def entry(self, entry_id: str, anchor: str | None = None) -> str:
         # Ids contain spaces ("Tarot Slot") and Hangul; "/" must not split the path segment.
-        path = self._path("/rules/" + quote(entry_id, safe=""))
+        path = self.path("/rules/" + quote(entry_id, safe=""))
         return f"{path}#{quote(anchor, safe='-_.')}" if anchor else path
 
     def source(self, source_id: str) -> str:
-        return self._path("/sources/" + quote(source_id, safe=""))
+        return self.path("/sources/" + quote(source_id, safe=""))
 
     def timing(self) -> str:
-        return self._path("/timing")
+        return self.path("/timing")
 
     def search(self, query: str = "", **params: str | int) -> str:
         args = {"q": query, **{k: v for k, v in params.items() if v not in ("", None)}}
-        return self._path("/search") + ("?" + urlencode(args) if query or params else "")
+        return self.path("/search") + ("?" + urlencode(args) if query or params else "")
 
     def static(self, name: str) -> str:
-        return self._path("/static/" + self.static_names.get(name, name))
+        return self.path("/static/" + self.static_names.get(name, name))
 
     def api(self, path: str) -> str:
-        return self._path("/api/" + path.lstrip("/"))
+        return self.path("/api/" + path.lstrip("/"))
 
     def card(self, code: str) -> str:
         return self.card_url_base + quote(code, safe="")
 
     def go(self, text: str) -> str:
-        return self._path("/go/" + quote(text, safe=""))
+        return self.path("/go/" + quote(text, safe=""))
 
     def settings(self) -> str:
-        return self._path("/settings")
+        return self.path("/settings")
 
     def offline(self) -> str:
-        return self._path("/offline")
+        return self.path("/offline")
 
     def manifest(self) -> str:
-        return self._path("/manifest.webmanifest")
+        return self.path("/manifest.webmanifest")
 
     def service_worker(self) -> str:
-        return self._path("/sw.js")
+        return self.path("/sw.js")
 
     def absolute(self, path: str, request_base: str = "") -> str:
         """`path` (already under the root path) as an absolute URL.

@@ -80,3 +80,11 @@ def _wait_until_ready(
         if time.monotonic() > deadline:
             raise RuntimeError(f"server did not answer {url} within {timeout:.0f} s")
         time.sleep(0.2)
+
+
+def rss_kib(pid: int) -> int:
+    """Resident memory of process `pid` in KiB (VmRSS from /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text(encoding="ascii").splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError(f"no VmRSS for process {pid}")

@@ -12,12 +12,15 @@ from fastapi.testclient import TestClient
 
 from app.corpus.build import load_corpus
 from app.corpus.models import Corpus
+from app.search.index import load_index
 from app.settings import Settings
 from app.web.app import create_app
 from bench.server import running_server
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "data"
+#: What test clients call the app: a host a default install answers for.
+LOCAL = "http://localhost"
 
 
 @pytest.fixture(scope="session")
@@ -30,7 +33,7 @@ def corpus() -> Corpus:
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     """A client for the app serving the bundled data (index built in a temporary folder)."""
     app = create_app(Settings(data_dir=DATA, index_dir=tmp_path_factory.mktemp("index")))
-    with TestClient(app, raise_server_exceptions=False) as test_client:
+    with TestClient(app, base_url=LOCAL, raise_server_exceptions=False) as test_client:
         yield test_client
 
 
@@ -50,9 +53,16 @@ def write_rules_data(folder: Path, rules: Any, *, raw: str | bytes | None = None
 
 
 @pytest.fixture(scope="session")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The real server (uvicorn) over the bundled data, for tests that need raw HTTP."""
-    index = tmp_path_factory.mktemp("live-index")
-    env = {"RULES_DATA_DIR": str(DATA), "RULES_INDEX_DIR": str(index)}
+def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A search index folder for the bundled data, built once: real servers open it at once."""
+    folder = tmp_path_factory.mktemp("live") / "index"
+    load_index(load_corpus(DATA), folder)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def live_server(index_dir: Path) -> Iterator[str]:
+    """The real server (uvicorn) over the bundled data, default settings, for raw HTTP."""
+    env = {"RULES_DATA_DIR": str(DATA), "RULES_INDEX_DIR": str(index_dir)}
     with running_server(env) as (base, _):
         yield base

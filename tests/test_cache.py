@@ -1,7 +1,9 @@
-"""The response cache: replays pages, splits by variant and encoding, empties on new data."""
+"""The response cache: replays pages, splits by variant and encoding, empties on new data,
+cannot be poisoned or outgrown, and the ETags and caching headers it sets."""
 
 from __future__ import annotations
 
+import http.client
 import shutil
 from pathlib import Path
 
@@ -10,14 +12,16 @@ from fastapi.testclient import TestClient
 from app.settings import Settings
 from app.web.app import create_app
 from app.web.state import reload_library
-from tests.conftest import DATA
+from bench.server import rss_kib, running_server
+from tests.conftest import DATA, LOCAL
+from tests.raw import fetch
 
 
 def test_cached_pages_are_identical_and_follow_reloads(tmp_path: Path) -> None:
     data = tmp_path / "data"
     shutil.copytree(DATA, data)
     app = create_app(Settings(data_dir=data, index_dir=tmp_path / "index", cache_mb=4))
-    with TestClient(app) as client:
+    with TestClient(app, base_url=LOCAL) as client:
         first = client.get("/rules/Attack_of_Opportunity")
         second = client.get("/rules/Attack_of_Opportunity")
         assert first.text == second.text and first.headers["etag"] == second.headers["etag"]
@@ -35,9 +39,126 @@ def test_cached_pages_are_identical_and_follow_reloads(tmp_path: Path) -> None:
         assert "새 이름" in after.text and after.headers["etag"] != first.headers["etag"]
 
 
-def test_errors_are_not_cached(tmp_path: Path) -> None:
+def test_errors_and_uncacheable_requests_are_not_stored(tmp_path: Path) -> None:
     app = create_app(Settings(data_dir=DATA, index_dir=tmp_path / "index", cache_mb=4))
-    with TestClient(app) as client:
-        assert client.get("/rules/Nope").status_code == 404
+    store = app.state.store
+    with TestClient(app, base_url=LOCAL) as client:
+        assert client.get("/timing").status_code == 200
+        stored = len(store)
+        assert stored == 1  # the store does keep 200s: the checks below can fail
         assert client.get("/rules/Nope").status_code == 404
         assert client.get("/api/search", params={"q": "x", "limit": 0}).status_code == 422
+        assert client.get("/api/entries/Nope").status_code == 404
+        # Parameters the page does not read, repeated ones, and long query strings.
+        assert client.get("/timing?pad=" + "x" * 100).status_code == 200
+        assert client.get("/api/suggest?q=a&q=b").status_code == 200
+        assert client.get("/search?q=" + "가" * 300).status_code == 200
+        assert len(store) == stored
+
+
+def test_go_links_from_forums_are_one_search_not_one_per_click(tmp_path: Path) -> None:
+    app = create_app(Settings(data_dir=DATA, index_dir=tmp_path / "index", cache_mb=4))
+    with TestClient(app, base_url=LOCAL) as client:
+        first = client.get("/go/틈새공격", follow_redirects=False)
+        stored = len(app.state.store)
+        gate = app.state.gate
+        held = [gate.try_enter() for _ in range(gate.slots)]  # no search slot left
+        assert all(held)
+        try:
+            again = client.get("/go/틈새공격", follow_redirects=False)
+        finally:
+            for _ in held:
+                gate.leave()
+    assert first.status_code == again.status_code == 302
+    assert again.headers["location"] == first.headers["location"] == "/rules/Attack_of_Opportunity"
+    assert stored == 1 and len(app.state.store) == 1
+
+
+def test_the_charge_holds_under_a_flood_of_unique_keys(tmp_path: Path) -> None:
+    cap = 256 * 1024
+    app = create_app(Settings(data_dir=DATA, index_dir=tmp_path / "index", cache_mb=1))
+    app.state.store.max_bytes = cap
+    with TestClient(app, base_url=LOCAL) as client:
+        for n in range(300):
+            assert client.get("/api/suggest", params={"q": f"{n} {'가' * 150}"}).status_code == 200
+    assert 0 < app.state.store.bytes <= cap
+
+
+def test_a_flood_of_one_off_keys_does_not_evict_pages_read_twice(tmp_path: Path) -> None:
+    app = create_app(Settings(data_dir=DATA, index_dir=tmp_path / "index", cache_mb=1))
+    app.state.store.max_bytes = 512 * 1024
+    with TestClient(app, base_url=LOCAL) as client:
+        for _ in range(2):
+            page = client.get("/rules/Attack_of_Opportunity")
+        for n in range(400):
+            client.get("/api/suggest", params={"q": f"쿼리{n}"})
+        before = len(app.state.store)
+        assert client.get("/rules/Attack_of_Opportunity").text == page.text
+        assert len(app.state.store) == before  # a hit: nothing new was stored
+
+
+def test_cookie_spelling_cannot_give_others_a_personal_page(live_server: str) -> None:
+    # Starlette reads "owned =none" as the cookie "owned"; the cache key must read it so too.
+    for cookie in ("owned =none", " owned=none", "owned= none", "x=1; owned =none"):
+        personal = fetch(live_server, "/sources/ahlcg-reference", headers={"cookie": cookie})
+        assert "항목 숨김" in personal.text, cookie
+        assert personal.headers["cache-control"] == "private, no-cache"
+        shared = fetch(live_server, "/sources/ahlcg-reference")
+        assert "항목 숨김" not in shared.text, cookie
+
+
+def test_cache_busting_requests_do_not_grow_the_worker(index_dir: Path) -> None:
+    # Before: unknown parameters made new entries and keys were not counted; 25,000 padded
+    # requests grew a worker by 409 MiB. 2,000 such requests carry 32 MB of padding.
+    env = {"RULES_DATA_DIR": str(DATA), "RULES_INDEX_DIR": str(index_dir), "RULES_CACHE_MB": "4"}
+    with running_server(env) as (base, process):
+        address = base.removeprefix("http://")
+        connection = http.client.HTTPConnection(address, timeout=10)
+        for n in range(200):  # warm-up: allocator arenas, first renders
+            connection.request("GET", f"/api/suggest?q=&p={n}")
+            connection.getresponse().read()
+        start = rss_kib(process.pid)
+        pad = "x" * 16_000
+        for n in range(2_000):
+            connection.request("GET", f"/api/suggest?q=&p={n}&pad={pad}")
+            response = connection.getresponse()
+            response.read()
+            assert response.status == 200
+        connection.close()
+        grown = rss_kib(process.pid) - start
+    assert grown < 8 * 1024, f"worker grew by {grown} KiB"
+
+
+def test_etags_name_the_representation(client: TestClient) -> None:
+    surge = client.get("/rules/Surge").headers["etag"]
+    for url in ("/rules/DoesNotExist", "/rules/Attack_of_Opportunity", "/go/Surge",
+                "/api/entries/Surge", "/api/search?q=x&limit=0"):
+        reply = client.get(url, headers={"if-none-match": surge}, follow_redirects=False)
+        assert reply.status_code != 304, url
+    assert client.get("/rules/Surge", headers={"if-none-match": surge}).status_code == 304
+    assert client.get("/rules/Surge", headers={"if-none-match": f'"x", {surge}'}
+                      ).status_code == 304
+    plain = client.get("/rules/Surge", headers={"accept-encoding": "identity"})
+    assert plain.headers["etag"] != surge  # the gzip and identity bodies differ
+    owned = client.get("/rules/Surge", headers={"cookie": "owned=tfa"})
+    assert owned.headers["etag"] != surge
+
+
+def test_if_none_match_star_only_for_pages_that_exist(client: TestClient) -> None:
+    assert client.get("/rules/Surge", headers={"if-none-match": "*"}).status_code == 304
+    for url in ("/rules/DoesNotExist", "/api/entries/Nope", "/api/search?q=x&limit=0"):
+        assert client.get(url, headers={"if-none-match": "*"}).status_code in (404, 422), url
+
+
+def test_caching_headers_say_what_a_shared_cache_may_keep(client: TestClient) -> None:
+    entry = client.get("/rules/Surge")
+    assert entry.headers["cache-control"] == (
+        "public, max-age=0, s-maxage=300, stale-while-revalidate=60, stale-if-error=86400")
+    assert entry.headers["vary"] == "Accept-Encoding, Cookie"
+    api = client.get("/api/entries/Surge")
+    assert api.headers["vary"] == "Accept-Encoding"  # the API ignores the cookie
+    personal = client.get("/rules/Surge", headers={"cookie": "owned=tfa"})
+    assert personal.headers["cache-control"] == "private, no-cache"
+    assert client.get("/rules/Nope").headers["cache-control"] == "no-store"
+    assert client.get("/settings").headers["cache-control"] == "private, no-cache"
+    assert client.get("/healthz").headers["cache-control"] == "no-store"

@@ -13,7 +13,7 @@ from starlette.requests import Request
 from app.settings import Settings
 from app.web.app import create_app
 from app.web.state import reload_library
-from tests.conftest import DATA
+from tests.conftest import DATA, LOCAL
 
 
 def _static_url(client: TestClient, name: str) -> str:
@@ -67,7 +67,7 @@ def test_failed_reload_keeps_serving_and_good_reload_switches(tmp_path: Path) ->
     data = tmp_path / "data"
     shutil.copytree(DATA, data)
     app = create_app(Settings(data_dir=data, index_dir=tmp_path / "index"))
-    with TestClient(app) as test_client:
+    with TestClient(app, base_url=LOCAL) as test_client:
         before = test_client.get("/readyz").json()["version"]
         etag = test_client.get("/rules/Skill_Test_3").headers["etag"]
         (data / "ahlcg-rules.json").write_text('[{"id": "broken"', encoding="utf-8")
@@ -86,17 +86,24 @@ def test_failed_reload_keeps_serving_and_good_reload_switches(tmp_path: Path) ->
 
 
 def test_trusted_proxy_headers_only_from_trusted_proxies(tmp_path: Path) -> None:
-    settings = Settings(data_dir=DATA, index_dir=tmp_path / "index", trusted_proxies="10.0.0.0/8")
+    settings = Settings(data_dir=DATA, index_dir=tmp_path / "index", trusted_proxies="10.0.0.0/8",
+                        allowed_hosts="rules.example.org,localhost")
     app = create_app(settings)
 
-    def where(request: Request) -> dict[str, str]:
-        return {"url": str(request.url)}
+    def where(request: Request) -> dict[str, object]:
+        return {"url": str(request.url), "client": request.client.host if request.client else None}
 
     app.add_api_route("/api/where", where)
-    headers = {"x-forwarded-host": "rules.example.org", "x-forwarded-proto": "https"}
-    with TestClient(app, client=("10.1.2.3", 5000)) as proxied:
-        assert proxied.get("/api/where", headers=headers).json()["url"] == (
-            "https://rules.example.org/api/where")
-    with TestClient(app, client=("203.0.113.9", 5000)) as direct:
-        assert direct.get("/api/where", headers=headers).json()["url"] == (
-            "http://testserver/api/where")
+    # Each proxy appends: the rightmost value is the one our proxy wrote; the rest is the
+    # client's own claim.
+    headers = {"x-forwarded-host": "evil.example, rules.example.org",
+               "x-forwarded-proto": "http, https",
+               "x-forwarded-for": "6.6.6.6, 198.51.100.7, 10.0.0.2"}
+    with TestClient(app, base_url=LOCAL, client=("10.1.2.3", 5000)) as proxied:
+        answer = proxied.get("/api/where", headers=headers).json()
+        assert answer == {"url": "https://rules.example.org/api/where", "client": "198.51.100.7"}
+        spoofed = proxied.get("/api/where", headers={"x-forwarded-host": "evil.example"})
+        assert spoofed.status_code == 400
+    with TestClient(app, base_url=LOCAL, client=("203.0.113.9", 5000)) as direct:
+        assert direct.get("/api/where", headers=headers).json() == {
+            "url": "http://localhost/api/where", "client": "203.0.113.9"}

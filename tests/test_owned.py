@@ -8,15 +8,22 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.corpus.collections import format_owned, is_hidden, parse_owned
+from app.corpus.models import Corpus
+from app.search import SearchIndex
 from app.settings import Settings
+from app.urls import Urls
 from app.web.app import create_app
-from tests.conftest import DATA
+from app.web.context import JSON
+from app.web.routes import SETTINGS_FORM
+from app.web.search_context import search_results
+from tests.conftest import DATA, LOCAL
 
 
 @pytest.fixture()
 def player(tmp_path: Path) -> TestClient:
     """A fresh client with its own cookie jar."""
-    return TestClient(create_app(Settings(data_dir=DATA, index_dir=tmp_path / "index")))
+    return TestClient(create_app(Settings(data_dir=DATA, index_dir=tmp_path / "index")),
+                      base_url=LOCAL)
 
 
 def test_cookie_format_round_trips() -> None:
@@ -37,7 +44,8 @@ def test_default_shows_everything(player: TestClient) -> None:
 
 
 def test_choosing_collections_hides_other_rules_from_the_index(player: TestClient) -> None:
-    saved = player.post("/settings", data={"owned": ["dwl", "ptc"]}, follow_redirects=False)
+    saved = player.post("/settings", data={"form": SETTINGS_FORM, "owned": ["dwl", "ptc"]},
+                        follow_redirects=False)
     assert saved.status_code == 303
     assert "owned=dwl.ptc" in saved.headers["set-cookie"]
     player.cookies.set("owned", "dwl.ptc")
@@ -72,5 +80,55 @@ def test_search_ranks_rules_of_other_collections_last_and_marks_them(player: Tes
 def test_clearing_the_choice_restores_everything(player: TestClient) -> None:
     everything = ["dwl", "ptc", "tfa", "tcu", "tde", "tic", "eoe", "side", "investigator",
                   "parallel"]
-    saved = player.post("/settings", data={"owned": everything}, follow_redirects=False)
+    saved = player.post("/settings", data={"form": SETTINGS_FORM, "owned": everything},
+                        follow_redirects=False)
     assert 'owned=""' in saved.headers["set-cookie"] or "Max-Age=0" in saved.headers["set-cookie"]
+
+
+@pytest.fixture(scope="module")
+def index(corpus: Corpus, tmp_path_factory: pytest.TempPathFactory) -> SearchIndex:
+    return SearchIndex.open_or_build(corpus, tmp_path_factory.getbasetemp() / "search-index")
+
+
+def _every_page(corpus: Corpus, index: SearchIndex,
+                owned: frozenset[str] | None) -> tuple[list[JSON], set[int]]:
+    """All results of "카드", 50 a page, and the totals the pages reported."""
+    results: list[JSON] = []
+    totals: set[int] = set()
+    for offset in range(0, 10_000, 50):
+        page = search_results(corpus, index, Urls(), "카드", limit=50, offset=offset,
+                              owned=owned)
+        totals.add(page["total"])
+        if not page["results"]:
+            break
+        results.extend(page["results"])
+    return results, totals
+
+
+def test_owned_search_pages_through_every_result_once(corpus: Corpus, index: SearchIndex) -> None:
+    results, totals = _every_page(corpus, index, frozenset({"tfa"}))
+    assert len(totals) == 1
+    total = totals.pop()
+    assert total > 200  # past the 200 results the owned search used to rank
+    ids = [r["id"] for r in results]
+    assert len(ids) == len(set(ids)) == total
+    flags = [r["not_owned"] for r in results]
+    assert any(flags) and not all(flags)
+    assert flags == sorted(flags)  # every owned result before every other
+    # Inside each group, the ranking without owned collections is kept.
+    everything = [r["id"] for r in _every_page(corpus, index, None)[0]]
+    assert sorted(everything) == sorted(ids)
+    unowned = {r["id"] for r in results if r["not_owned"]}
+    assert [i for i in ids if i not in unowned] == [i for i in everything if i not in unowned]
+    assert [i for i in ids if i in unowned] == [i for i in everything if i in unowned]
+
+
+def test_owned_search_api_serves_pages_past_the_first_hundred(client: TestClient) -> None:
+    params = {"q": "카드", "limit": "50", "offset": "100"}
+    # As a header: httpx deprecates per-request cookies=, and the session client's own jar
+    # would leak the choice into other tests.
+    body = client.get("/api/search", params=params, headers={"cookie": "owned=tfa"}).json()
+    assert body["total"] > 150
+    assert len(body["results"]) == 50
+    flags = [r["not_owned"] for r in body["results"]]
+    assert flags == sorted(flags)

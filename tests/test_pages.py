@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from app.corpus.models import Corpus
 from app.settings import Settings
 from app.web.app import create_app
-from tests.conftest import write_rules_data
+from tests.conftest import LOCAL, write_rules_data
 
 _RAW_TOKEN = re.compile(r"\[(?:[a-z_]+)\]")
 
@@ -98,7 +98,7 @@ def test_script_in_title_and_text_is_escaped(tmp_path: Path) -> None:
               "text": "본문 <script>alert('b')</script> <img src=x onerror=alert(1)>"}]
     folder = write_rules_data(tmp_path / "data", rules)
     app = create_app(Settings(data_dir=folder, index_dir=tmp_path / "index"))
-    with TestClient(app) as hostile:
+    with TestClient(app, base_url=LOCAL) as hostile:
         for url in ("/rules/X", "/sources/t", "/api/entries/X"):
             body = hostile.get(url).text
             assert "<script>alert" not in body and "<img src=x" not in body, url

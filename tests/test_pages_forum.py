@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from app.settings import Settings
 from app.web.app import create_app
-from tests.conftest import DATA
+from tests.conftest import DATA, LOCAL
 
 
 def _meta(page: str, key: str) -> str:
@@ -40,7 +40,7 @@ def test_go_redirects_to_confident_matches_or_to_search(client: TestClient) -> N
 def test_entry_head_carries_a_correct_preview(tmp_path: Path) -> None:
     settings = Settings(data_dir=DATA, index_dir=tmp_path / "index",
                         public_base_url="https://rules.example.org")
-    with TestClient(create_app(settings)) as client:
+    with TestClient(create_app(settings), base_url="https://rules.example.org") as client:
         page = client.get("/rules/" + quote("틈새 공격")).text
     canonical = "https://rules.example.org/rules/Attack_of_Opportunity"
     assert f'<link rel="canonical" href="{canonical}">' in page
@@ -54,13 +54,25 @@ def test_entry_head_carries_a_correct_preview(tmp_path: Path) -> None:
     assert _meta(page, "og:image").startswith("https://rules.example.org/static/icon-512.")
 
 
-def test_every_page_has_a_canonical_link(client: TestClient) -> None:
+def test_canonical_links_use_the_configured_base_or_the_allowed_host(
+        client: TestClient, tmp_path: Path) -> None:
+    # Without a configured base, absolute links name the host the page was asked for, which
+    # is one of the allowed hosts (anything else got a 400 before reaching the page).
     for url in ("/", "/timing", "/sources/eh-reference", "/rules/eh-징조", "/search?q=x"):
-        assert '<link rel="canonical" href="http://testserver/' in client.get(url).text, url
+        assert '<link rel="canonical" href="http://localhost/' in client.get(url).text, url
+        other = client.get(url, headers={"host": "127.0.0.1:8000"}).text
+        assert '<link rel="canonical" href="http://127.0.0.1:8000/' in other, url
+        assert client.get(url, headers={"host": "evil.example"}).status_code == 400
+    settings = Settings(data_dir=DATA, index_dir=tmp_path / "index",
+                        public_base_url="https://rules.example.org",
+                        allowed_hosts="rules.example.org,localhost")
+    with TestClient(create_app(settings), base_url=LOCAL) as configured:
+        page = configured.get("/timing").text
+        assert '<link rel="canonical" href="https://rules.example.org/timing">' in page
 
 
 def test_permalinks_for_entries_and_subsections(client: TestClient) -> None:
     page = client.get("/rules/Skill_Test_Timing").text
-    assert 'class="copy-link js-only" data-url="http://testserver/rules/Skill_Test_Timing"' in page
-    assert 'data-url="http://testserver/rules/Skill_Test_Timing#r-Skill_Test_3"' in page
+    assert 'class="copy-link js-only" data-url="http://localhost/rules/Skill_Test_Timing"' in page
+    assert 'data-url="http://localhost/rules/Skill_Test_Timing#r-Skill_Test_3"' in page
     assert '<a class="anchor" href="#r-Skill_Test_3">' in page

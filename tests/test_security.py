@@ -9,10 +9,9 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from app.errors import AppError
 from app.settings import Settings
 from app.web.app import create_app
-from tests.conftest import DATA
+from tests.conftest import DATA, LOCAL
 
 
 @pytest.mark.parametrize("url", ["/", "/rules/Skill_Test_3", "/api/entries/Skill_Test_3",
@@ -89,7 +88,7 @@ def test_server_errors_never_show_a_traceback(tmp_path: Path) -> None:
 
     app.add_api_route("/explode", explode)
     app.add_api_route("/api/explode", explode)
-    with TestClient(app, raise_server_exceptions=False) as test_client:
+    with TestClient(app, base_url=LOCAL, raise_server_exceptions=False) as test_client:
         page = test_client.get("/explode")
         assert page.status_code == 500
         assert "서버에서 오류가 발생했습니다" in page.text
@@ -99,6 +98,15 @@ def test_server_errors_never_show_a_traceback(tmp_path: Path) -> None:
             assert "Traceback" not in body and "secret internal detail" not in body
 
 
-def test_app_errors_carry_their_status(client: TestClient) -> None:
-    assert AppError(418, "x").status == 418
-    assert client.post("/api/sources").status_code == 405
+@pytest.mark.parametrize(("method", "url", "allow"), [
+    ("POST", "/api/sources", "GET, HEAD"),
+    ("DELETE", "/rules/Surge", "GET, HEAD"),
+    ("PUT", "/settings", "GET, HEAD, POST"),
+    ("POST", "/healthz", "GET, HEAD"),
+])
+def test_wrong_methods_get_405_with_allow(client: TestClient, method: str, url: str,
+                                          allow: str) -> None:
+    response = client.request(method, url)
+    assert response.status_code == 405
+    assert response.headers["allow"] == allow
+    assert response.headers["cache-control"] == "no-store"

@@ -19,18 +19,22 @@ from starlette.middleware.gzip import GZipMiddleware
 from app.errors import AppError
 from app.settings import Settings
 from app.urls import Urls
+from app.web.admission import AdmissionMiddleware, Gate
 from app.web.assets import Assets
-from app.web.cache import ResponseCacheMiddleware
+from app.web.cache import CacheMiddleware
 from app.web.errors import handle_error
+from app.web.hosts import HostGuardMiddleware, ProxyHeadersMiddleware
+from app.web.limits import MAX_BODY
 from app.web.middleware import (
-    ConditionalMiddleware,
-    ForwardedMiddleware,
+    RequestLimitsMiddleware,
+    RootPathMiddleware,
     SecurityHeadersMiddleware,
-    URLLimitMiddleware,
 )
 from app.web.pages import TEMPLATES, make_environment
-from app.web.routes import build_router
+from app.web.routes import ROUTES, add_routes
+from app.web.routing import RouteMiddleware
 from app.web.state import Library, load_library, reload_library
+from app.web.store import ResponseStore
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 
@@ -69,32 +73,46 @@ def create_app(settings: Settings | None = None, library: Library | None = None)
         title="룰사전 API",
         description="Korean rules reference for Arkham Horror: The Card Game and Eldritch Horror.",
         version="1",
-        root_path=urls.root_path,
         docs_url=None,
         redoc_url=None,
         lifespan=lifespan,
+        # Bodies are counted as they arrive and refused past the bound (413), not read whole.
+        max_body_size=MAX_BODY,
     )
+    app.router.redirect_slashes = False  # its Location is built from the request's host
     app.state.settings = settings
     app.state.urls = urls
     app.state.library = library
     app.state.assets = assets
     app.state.templates = make_environment(urls)
     app.state.code_version = _code_version(assets)
-    app.include_router(build_router())
+    app.state.gate = Gate(settings.search_slots, settings.search_queue)
+    app.state.store = ResponseStore(settings.cache_mb * 1024 * 1024)
+    add_routes(app.router)
     for exc_type in (AppError, StarletteHTTPException, RequestValidationError, Exception):
         app.add_exception_handler(exc_type, handle_error)
 
-    # Outermost last: proxy headers are read first, security headers are added last.
-    app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6)
-    app.add_middleware(ResponseCacheMiddleware, version=lambda: app.state.library.version,
-                       max_bytes=settings.cache_mb * 1024 * 1024)
-    app.add_middleware(ConditionalMiddleware, version=lambda: app.state.library.version,
-                       code_version=app.state.code_version)
-    app.add_middleware(URLLimitMiddleware, handler=handle_error)
-    app.add_middleware(SecurityHeadersMiddleware)
+    # Each add_middleware wraps the ones before it, so the list runs inside out: the last
+    # added sees a request first. Read from the bottom up: security headers on everything;
+    # limits before any work; the root path and the proxy's headers settle what the request
+    # is before the host check; then the route row, the cache (cached answers stop there),
+    # admission control for search work, and compression closest to the handlers.
+    # Static files come compressed already, or are not worth compressing (images).
+    app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6,
+                       exclude_content_types=("text/event-stream", "image/png", "image/x-icon"))
+    app.add_middleware(AdmissionMiddleware, gate=app.state.gate)
+    app.add_middleware(CacheMiddleware, store=app.state.store,
+                       version=lambda: app.state.library.version,
+                       code_version=app.state.code_version, base_url=settings.public_base_url,
+                       shared_seconds=settings.shared_cache_seconds)
+    app.add_middleware(RouteMiddleware, table=ROUTES)
+    app.add_middleware(HostGuardMiddleware, allowed_hosts=settings.host_patterns())
     trusted = [t for t in settings.trusted_proxies.split(",") if t.strip()]
     if trusted:
-        app.add_middleware(ForwardedMiddleware, trusted=trusted)
+        app.add_middleware(ProxyHeadersMiddleware, trusted=trusted)
+    app.add_middleware(RootPathMiddleware, root_path=urls.root_path)
+    app.add_middleware(RequestLimitsMiddleware)
+    app.add_middleware(SecurityHeadersMiddleware)
     return app
 
 

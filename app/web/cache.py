@@ -1,121 +1,162 @@
-"""A bounded in-memory cache of finished responses for pages and API answers.
+"""The response cache and the HTTP caching headers of pages and API answers.
 
-Every page is a pure function of (data version, path, query, variant cookies, encoding), so a
-rendered response can be replayed until the data is reloaded. Replaying skips routing,
-Jinja and compression: the load bench's mix of entry pages goes from ~2.5 ms to a fraction of
-that per request. The cache is least-recently-used and bounded by bytes, and it empties itself
-when the data version changes, so it cannot grow without limit or serve stale data.
+For every route that declares a `Cache` policy in the route table:
+
+* **the key** is `inputs.page_key` (public base, path, the route's own query parameters in a
+  canonical order, the parsed owned-collections value) plus gzip or not, computed by the same
+  functions the handler reads its inputs with; a request with other parameters is answered
+  but not stored;
+* **the ETag** names that representation and the data and code versions; `If-None-Match` gets
+  304 only when the answer is a 200 with that tag (RFC 9110: `*` only when the page exists);
+* **Cache-Control** tells a shared cache in front (CDN, caching proxy) that it may keep a
+  page for `shared_seconds` (and serve it stale while revalidating or when the app is down)
+  while browsers revalidate every time; an answer shaped by a
+  visitor's own owned-collections cookie is `private`, and `Vary` names what the key holds.
+
+Replaying skips routing, Jinja and compression: a cached entry page costs a fraction of a
+millisecond instead of ~2.5 ms.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
-from threading import Lock
 
-from starlette.datastructures import Headers
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.web.middleware import VARIANT_COOKIES
+from app.web.etags import etag_matches, page_etag
+from app.web.hosts import public_base
+from app.web.inputs import page_key
+from app.web.routing import route_of
+from app.web.store import ResponseStore, Stored
 
-#: Paths whose GET answers are cached (the search routes too: repeated queries are common).
-CACHED_PREFIXES = ("/rules/", "/sources/", "/api/entries/", "/api/sources", "/timing",
-                   "/search", "/api/search", "/api/suggest")
-#: A single response larger than this is not kept (none of ours is, but data may grow).
-MAX_ITEM = 512 * 1024
+__all__ = ["CacheMiddleware", "accepts_gzip"]
 
-
-@dataclass(frozen=True)
-class _Stored:
-    status: int
-    headers: tuple[tuple[bytes, bytes], ...]
-    body: bytes
+#: Redirects are kept too: their `Location` is a path that depends on the data alone.
+_REDIRECTS = (301, 302, 308)
 
 
-class ResponseCacheMiddleware:
-    """Replays cached 200 responses for GET/HEAD requests to the cached paths."""
+def accepts_gzip(headers: Headers) -> bool:
+    """Whether the answer to these headers is gzipped: the test Starlette's `GZipMiddleware`
+    applies, repeated here because the encoding is part of the key."""
+    return "gzip" in headers.get("Accept-Encoding", "")
 
-    def __init__(self, app: ASGIApp, version: Callable[[], str], max_bytes: int) -> None:
+
+class CacheMiddleware:
+    """Stores and replays 200 answers, adds ETags, answers 304s, sets the caching headers."""
+
+    def __init__(self, app: ASGIApp, *, store: ResponseStore, version: Callable[[], str],
+                 code_version: str, base_url: str, shared_seconds: int) -> None:
         self.app = app
+        self.store = store
         self.version = version
-        self.max_bytes = max_bytes
-        self._items: OrderedDict[tuple[str, ...], _Stored] = OrderedDict()
-        self._bytes = 0
-        self._seen_version = ""
-        self._lock = Lock()
-
-    def _key(self, scope: Scope) -> tuple[str, ...] | None:
-        path: str = scope["path"]
-        if scope["method"] not in ("GET", "HEAD") or not (
-            path == "/" or path.startswith(CACHED_PREFIXES)
-        ):
-            return None
-        headers = Headers(scope=scope)
-        cookies = headers.get("cookie", "")
-        # Only the cookies that change a page split the cache; anything odd just bypasses it.
-        variant = ";".join(
-            part.strip() for part in cookies.split(";")
-            if part.strip().split("=", 1)[0] in VARIANT_COOKIES
-        )
-        gzip = "gzip" in headers.get("accept-encoding", "")
-        return (path, scope["query_string"].decode("latin-1"), variant, str(gzip))
-
-    def _get(self, key: tuple[str, ...]) -> _Stored | None:
-        with self._lock:
-            version = self.version()
-            if version != self._seen_version:
-                self._items.clear()
-                self._bytes = 0
-                self._seen_version = version
-            stored = self._items.get(key)
-            if stored is not None:
-                self._items.move_to_end(key)
-            return stored
-
-    def _put(self, key: tuple[str, ...], stored: _Stored, version: str) -> None:
-        size = len(stored.body) + sum(len(k) + len(v) for k, v in stored.headers) + 200
-        if size > MAX_ITEM:
-            return
-        with self._lock:
-            if version != self._seen_version or key in self._items:
-                return  # the data changed while this was rendered: don't keep it
-            self._items[key] = stored
-            self._bytes += size
-            while self._bytes > self.max_bytes and self._items:
-                _, old = self._items.popitem(last=False)
-                self._bytes -= len(old.body) + sum(len(k) + len(v) for k, v in old.headers) + 200
+        self.code_version = code_version
+        self.base_url = base_url
+        # Browsers ask again every time (max-age=0, answered by a 304 or the cache); a shared
+        # cache may answer for `shared_seconds`, a little longer while it revalidates, and a
+        # day when the app is down: stale rules beat an error page at the table.
+        public = (f"public, max-age=0, s-maxage={shared_seconds}, "
+                  f"stale-while-revalidate=60, stale-if-error=86400"
+                  if shared_seconds else "no-cache")
+        # The four header pairs an answer can get, encoded once: every request passes here.
+        self._extra = {
+            (personal, owned): [
+                (b"cache-control", b"private, no-cache" if personal else public.encode()),
+                (b"vary", b"Accept-Encoding, Cookie" if owned else b"Accept-Encoding")]
+            for personal in (False, True) for owned in (False, True)}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        key = self._key(scope) if scope["type"] == "http" and self.max_bytes > 0 else None
-        if key is None:
+        route = route_of(scope) if scope["type"] == "http" else None
+        if route is None or route.cache is None or scope["method"] not in ("GET", "HEAD"):
             await self.app(scope, receive, send)
             return
-        stored = self._get(key)
+        policy = route.cache
+        headers = Headers(scope=scope)
+        key = page_key(scope, params=policy.params, owned=policy.owned,
+                       base=public_base(scope, self.base_url))
+        personal = key is not None and key.owned is not None
+        extra = self._extra[personal, policy.owned]
+        if key is None:
+            await self.app(scope, receive, _adding(send, extra))
+            return
+        version = self.version()
+        gzip = accepts_gzip(headers)
+        if_none_match = headers.get("if-none-match", "")
+        stored = self.store.get(version, (key, gzip)) if self.store.max_bytes else None
         if stored is not None:
+            if stored.etag and etag_matches(if_none_match, stored.etag):
+                await _send_not_modified(send, stored.etag, extra)
+                return
+            tag = [(b"etag", stored.etag.encode())] if stored.etag else []
             await send({"type": "http.response.start", "status": stored.status,
-                        "headers": list(stored.headers)})
+                        "headers": [*stored.headers, *extra, *tag]})
             body = b"" if scope["method"] == "HEAD" else stored.body
             await send({"type": "http.response.body", "body": body})
             return
-        if scope["method"] == "HEAD":
-            await self.app(scope, receive, send)
-            return
+        etag = page_etag(version, self.code_version, key, gzip)
+        await self.app(scope, receive, self._capture(
+            send, extra, etag, if_none_match, (key, gzip), version,
+            store=scope["method"] == "GET" and self.store.max_bytes > 0))
 
-        version = self.version()
+    def _capture(self, send: Send, extra: list[tuple[bytes, bytes]], etag: str,
+                 if_none_match: str, key: object, version: str, *, store: bool) -> Send:
+        """A `send` that tags a 200, turns it into a 304 when the client has it, and keeps it
+        (and keeps redirects: `/go/틈새공격` from a forum post is one search, not one per
+        click)."""
         status = 0
-        headers: tuple[tuple[bytes, bytes], ...] = ()
+        own_headers: tuple[tuple[bytes, bytes], ...] = ()
         chunks: list[bytes] = []
+        not_modified = False
 
         async def capture(message: Message) -> None:
-            nonlocal status, headers
+            nonlocal status, own_headers, not_modified
             if message["type"] == "http.response.start":
-                # Copied before the outer layers add their own (ETag, security headers).
-                status, headers = message["status"], tuple(message["headers"])
+                status = message["status"]
+                # Kept before the outer layers add theirs (security headers); our `Vary`
+                # replaces the one GZipMiddleware adds, as it names everything the key holds.
+                own_headers = tuple(h for h in message.get("headers", ()) if h[0] != b"vary")
+                if status == 200:
+                    not_modified = etag_matches(if_none_match, etag)
+                    if not_modified:
+                        await _send_not_modified(send, etag, extra)
+                        return
+                    message = {**message, "headers": [*own_headers, *extra,
+                                                      (b"etag", etag.encode())]}
+                elif status < 400:
+                    _merge(message, extra)
             elif message["type"] == "http.response.body":
-                chunks.append(message.get("body", b""))
-                if not message.get("more_body", False) and status == 200:
-                    self._put(key, _Stored(200, headers, b"".join(chunks)), version)
+                if store and (status == 200 or status in _REDIRECTS):
+                    chunks.append(message.get("body", b""))
+                    if not message.get("more_body", False):
+                        self.store.put(version, key, Stored(
+                            status, own_headers, b"".join(chunks), etag if status == 200 else ""))
+                if not_modified:
+                    return
             await send(message)
 
-        await self.app(scope, receive, capture)
+        return capture
+
+
+def _adding(send: Send, extra: list[tuple[bytes, bytes]]) -> Send:
+    async def wrapped(message: Message) -> None:
+        if message["type"] == "http.response.start" and message["status"] < 400:
+            _merge(message, extra)
+        await send(message)
+    return wrapped
+
+
+def _merge(message: Message, extra: list[tuple[bytes, bytes]]) -> None:
+    """Add the caching headers the handler did not set itself (redirects, uncached pages)."""
+    headers = MutableHeaders(scope=message)
+    for name, value in extra:
+        if name == b"vary":
+            # Ours names everything GZipMiddleware's does, and more.
+            headers["vary"] = value.decode()
+        else:
+            headers.setdefault(name.decode(), value.decode())
+
+
+async def _send_not_modified(send: Send, etag: str, extra: list[tuple[bytes, bytes]]) -> None:
+    await send({"type": "http.response.start", "status": 304,
+                "headers": [*extra, (b"etag", etag.encode())]})
+    await send({"type": "http.response.body", "body": b""})

@@ -12,12 +12,15 @@ from urllib.parse import unquote
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, Response
+from starlette._utils import get_route_path
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import Receive, Scope, Send
 
 from app.errors import AppError
 from app.web.pages import render_page
 from app.web.responses import SafeJSONResponse
+from app.web.routing import allowed_methods
 from app.web.search_context import closest_entries
 
 log = logging.getLogger("app.web")
@@ -32,11 +35,17 @@ _MESSAGES = {
 }
 
 
+#: Refusals of a request that may still be arriving: the connection is closed after the answer,
+#: so the rest of it is never read.
+_CLOSE_AFTER = (408, 413, 431)
+
+
 def _as_app_error(exc: Exception) -> AppError:
     if isinstance(exc, AppError):
         return exc
     if isinstance(exc, StarletteHTTPException):
-        return AppError(exc.status_code, _MESSAGES.get(exc.status_code, str(exc.detail)))
+        return AppError(exc.status_code, _MESSAGES.get(exc.status_code, str(exc.detail)),
+                        headers=dict(exc.headers or {}))
     if isinstance(exc, RequestValidationError):
         problems = [
             f"{'.'.join(str(p) for p in err.get('loc', ())[1:])}: {err.get('msg', '')}"
@@ -56,14 +65,25 @@ def _suggestions(request: Request) -> list[dict[str, object]]:
     try:
         return closest_entries(library.corpus, library.index, request.app.state.urls, segment)
     except Exception:  # suggestions are a courtesy: never turn a 404 into a 500
-        log.exception("no suggestions for %r", segment)
+        log.exception("no suggestions for %r", segment[:100])
         return []
+
+
+async def _gated_suggestions(request: Request) -> list[dict[str, object]]:
+    """Suggestions when a search slot is free now; a busy server sends the 404 without them
+    (the page is still right, only less helpful) rather than queueing or refusing it."""
+    gate = getattr(request.app.state, "gate", None)
+    if gate is None or not gate.try_enter():
+        return []
+    try:
+        return await run_in_threadpool(_suggestions, request)
+    finally:
+        gate.leave()
 
 
 def wants_json(request: Request) -> bool:
     """API paths, and clients that prefer JSON over HTML, get JSON errors."""
-    path = request.url.path[len(request.scope.get("root_path", "")):]
-    if path.startswith("/api/"):
+    if get_route_path(request.scope).startswith("/api/"):
         return True
     accept = request.headers.get("accept", "")
     return "application/json" in accept and "text/html" not in accept
@@ -75,12 +95,24 @@ async def handle_error(request: Request, exc: Exception) -> Response:
     A 404 lists the entries the missing id or title most likely meant.
     """
     error = _as_app_error(exc)
-    suggestions = await run_in_threadpool(_suggestions, request) if error.status == 404 else []
+    headers = {name.lower(): value for name, value in error.headers.items()}
+    headers["cache-control"] = "no-store"
+    if error.status in _CLOSE_AFTER:
+        headers["connection"] = "close"
+    if error.status == 405:
+        headers["allow"] = ", ".join(allowed_methods(request.app.router.routes, request.scope))
+    suggestions = await _gated_suggestions(request) if error.status == 404 else []
     if wants_json(request):
         body: dict[str, object] = {"status": error.status, "message": error.message}
         if suggestions:
             body["suggestions"] = suggestions
-        return SafeJSONResponse({"error": body}, status_code=error.status)
+        return SafeJSONResponse({"error": body}, status_code=error.status, headers=headers)
     context = {"status": error.status, "message": error.message, "suggestions": suggestions}
     html = render_page(request.app.state.templates, "error.html", context)
-    return HTMLResponse(html, status_code=error.status)
+    return HTMLResponse(html, status_code=error.status, headers=headers)
+
+
+async def send_error(scope: Scope, receive: Receive, send: Send, error: AppError) -> None:
+    """Answer `error` from a middleware, outside the routing that calls `handle_error`."""
+    response = await handle_error(Request(scope, receive), error)
+    await response(scope, receive, send)

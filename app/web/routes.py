@@ -1,26 +1,34 @@
 """The route table: every URL the app answers, read top to bottom (`ROUTES` at the end).
 
-Handlers are thin: parse the request, call one context function, render it as HTML or JSON.
+Each row also declares what the middleware needs to know about the route, so adding a route is
+one line here: whether and how its answer is cached (`Cache`: the query parameters it reads,
+whether it reads the owned-collections cookie) and whether it is expensive enough to go
+through admission control. Handlers are thin: parse the request, call one context function,
+render it as HTML or JSON.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Annotated, Any
 from urllib.parse import parse_qs
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from app.corpus.collections import format_owned, parse_owned
+from app.corpus.collections import format_owned
 from app.errors import AppError
 from app.urls import Urls
 from app.web import context, offline, search_context
+from app.web.body import read_form_body, same_origin
+from app.web.etags import etag_matches
+from app.web.hosts import public_base
+from app.web.inputs import OWNED_COOKIE, owned_of
 from app.web.pages import render_page
 from app.web.responses import SafeJSONResponse
+from app.web.routing import Cache, Route, matches_a_route
 from app.web.state import Library
 
-OWNED_COOKIE = "owned"
+__all__ = ["ROUTES", "add_routes"]
 
 
 def _library(request: Request) -> Library:
@@ -34,13 +42,16 @@ def _urls(request: Request) -> Urls:
 
 
 def _owned(request: Request) -> frozenset[str] | None:
-    return parse_owned(request.cookies.get(OWNED_COOKIE))
+    return owned_of(request.scope)
+
+
+def _base(request: Request) -> str:
+    return public_base(request.scope, request.app.state.settings.public_base_url)
 
 
 def _page(request: Request, template: str, data: dict[str, Any], canonical: str) -> Response:
     """Render a page; `canonical` (a path) becomes the absolute canonical and preview URL."""
-    urls = _urls(request)
-    base = f"{request.url.scheme}://{request.url.netloc}"
+    urls, base = _urls(request), _base(request)
     page = {**data, "canonical": urls.absolute(canonical, base),
             "icon_url": urls.absolute(urls.static("icon-512.png"), base)}
     return HTMLResponse(render_page(request.app.state.templates, template, page))
@@ -102,26 +113,47 @@ def go(request: Request, text: str) -> Response:
     return RedirectResponse(location, status_code=302)
 
 
+#: The hidden field the settings form sends: a body without it (empty, or from another form)
+#: changes nothing, because "no boxes ticked" and "no form at all" must not look the same.
+SETTINGS_FORM = "owned-form"
+
+
 def settings_page(request: Request, saved: str = "") -> Response:
     """The owned-collections (보유 게임) setting."""
     urls = _urls(request)
     data = context.settings_context(_owned(request), saved=bool(saved))
-    return _page(request, "settings.html", data, urls.settings())
+    response = _page(request, "settings.html", {**data, "form_marker": SETTINGS_FORM},
+                     urls.settings())
+    # The form shows this visitor's own choice: no shared cache may keep it.
+    response.headers["cache-control"] = "private, no-cache"
+    return response
 
 
 async def save_settings(request: Request) -> Response:
-    """Store the owned collections in a cookie, then go back (Post/Redirect/Get)."""
+    """Store the owned collections in a cookie, then go back (Post/Redirect/Get).
+
+    Only from this site's own pages (`Origin` / `Sec-Fetch-Site`), and only with the form's
+    own marker: another site's form post, or an empty or garbled body, changes nothing.
+    """
     urls = _urls(request)
-    body = (await request.body())[:4096].decode("utf-8", "replace")
-    form = parse_qs(body)
+    if not same_origin(request.scope, _base(request)):
+        raise AppError(403, "다른 사이트에서 보낸 설정 변경은 받지 않습니다.")
+    body = await read_form_body(request)
+    try:
+        form = parse_qs(body, strict_parsing=True, max_num_fields=64)
+    except ValueError:
+        form = {}
+    if form.get("form") != [SETTINGS_FORM]:
+        raise AppError(400, "설정 양식이 올바르지 않아 아무것도 바꾸지 않았습니다.")
     value = format_owned(form.get("owned", []))
     response = RedirectResponse(urls.settings() + "?saved=1", status_code=303)
+    response.headers["cache-control"] = "no-store"
     cookie_path = urls.home()
     if value:
         response.set_cookie(OWNED_COOKIE, value, max_age=400 * 24 * 3600, path=cookie_path,
                             samesite="lax", httponly=True)
     else:
-        response.delete_cookie(OWNED_COOKIE, path=cookie_path)
+        response.delete_cookie(OWNED_COOKIE, path=cookie_path, samesite="lax", httponly=True)
     return response
 
 
@@ -129,6 +161,21 @@ def offline_page(request: Request) -> Response:
     """The page the service worker shows for searches while offline (titles only)."""
     urls = _urls(request)
     return _page(request, "offline.html", {}, urls.home())
+
+
+def trailing_slash(request: Request, rest: str) -> Response:
+    """`/rules/X/` → `/rules/X` (308), when that is a page; else 404.
+
+    Starlette's own slash redirect is off: it builds an absolute `Location` from the request's
+    host. This one is a path under the root path, like every `Location` the app sends.
+    """
+    target = "/" + rest.strip("/")
+    probe = {**request.scope, "path": target, "root_path": "", "method": "GET"}
+    if target == "/" or not matches_a_route(request.app.router.routes, probe):
+        raise AppError(404, "페이지를 찾을 수 없습니다.")
+    query = request.scope.get("query_string", b"").decode("latin-1")
+    location = _urls(request).path(target) + (f"?{query}" if query else "")
+    return RedirectResponse(location, status_code=308)
 
 
 # --- JSON API -------------------------------------------------------------------------------
@@ -182,7 +229,8 @@ def api_titles(request: Request) -> Response:
 def manifest(request: Request) -> Response:
     """The web app manifest (installable, Korean name and icons)."""
     return SafeJSONResponse(offline.manifest(_urls(request)),
-                            media_type="application/manifest+json")
+                            media_type="application/manifest+json",
+                            headers={"cache-control": "public, max-age=3600"})
 
 
 def service_worker(request: Request) -> Response:
@@ -196,14 +244,14 @@ def service_worker(request: Request) -> Response:
 
 # --- Static files ---------------------------------------------------------------------------
 
-def static_file(request: Request, name: str) -> Response:
+async def static_file(request: Request, name: str) -> Response:
     """A file from static/, by its content-hashed name (cached for a year) or its own name."""
     found = request.app.state.assets.find(name)
     if found is None:
         raise AppError(404, "파일을 찾을 수 없습니다.")
     asset, cache = found
     headers = {"cache-control": cache, "etag": asset.etag, "vary": "Accept-Encoding"}
-    if request.headers.get("if-none-match") == asset.etag:
+    if etag_matches(request.headers.get("if-none-match", ""), asset.etag):
         return Response(status_code=304, headers=headers)
     if asset.gzipped is not None and "gzip" in request.headers.get("accept-encoding", ""):
         return Response(asset.gzipped, media_type=asset.media_type,
@@ -213,56 +261,66 @@ def static_file(request: Request, name: str) -> Response:
 
 # --- Operations -----------------------------------------------------------------------------
 
-def healthz(request: Request) -> Response:
-    """The process is alive."""
-    return SafeJSONResponse({"status": "ok"})
+async def healthz(request: Request) -> Response:
+    """The process is alive (answered on the event loop: never queued behind searches)."""
+    return SafeJSONResponse({"status": "ok"}, headers={"cache-control": "no-store"})
 
 
-def readyz(request: Request) -> Response:
+async def readyz(request: Request) -> Response:
     """The corpus and its index are loaded and can be served."""
     lib = _library(request)
-    return SafeJSONResponse({"status": "ready", "version": lib.version, "entries": len(lib.corpus)})
+    return SafeJSONResponse({"status": "ready", "version": lib.version, "entries": len(lib.corpus)},
+                            headers={"cache-control": "no-store"})
 
+
+# --- The table ---------------------------------------------------------------------------
 
 GET = ("GET", "HEAD")
-ROUTES: list[tuple[str, Callable[..., Any], tuple[str, ...], bool]] = [
-    # path,                       handler,          methods,   in the OpenAPI schema
-    ("/", home_page, GET, False),
-    ("/sources/{source_id}", source_page, GET, False),
-    ("/rules/{entry_id}", entry_page, GET, False),
-    ("/timing", timing_page, GET, False),
-    ("/search", search_page, GET, False),
-    ("/go/{text:path}", go, GET, False),
-    ("/settings", settings_page, GET, False),
-    ("/settings", save_settings, ("POST",), False),
-    ("/offline", offline_page, GET, False),
-    ("/api/sources", api_sources, GET, True),
-    ("/api/sources/{source_id}", api_source, GET, True),
-    ("/api/entries/{entry_id}", api_entry, GET, True),
-    ("/api/search", api_search, GET, True),
-    ("/api/suggest", api_suggest, GET, True),
-    ("/api/titles", api_titles, GET, True),
-    ("/manifest.webmanifest", manifest, GET, False),
-    ("/sw.js", service_worker, GET, False),
-    ("/static/{name:path}", static_file, GET, False),
-    ("/healthz", healthz, GET, False),
-    ("/readyz", readyz, GET, False),
-]
+POST = ("POST",)
+_PAGE = Cache()
+_OWNED_PAGE = Cache(owned=True)
+_SEARCH = ("q", "game", "source")
+
+ROUTES: tuple[Route, ...] = (
+    #     path                        handler          methods  api / cache / expensive
+    Route("/", home_page, GET, cache=_PAGE),
+    Route("/sources/{source_id}", source_page, GET, cache=_OWNED_PAGE),
+    Route("/rules/{entry_id}", entry_page, GET, cache=_OWNED_PAGE),
+    Route("/timing", timing_page, GET, cache=_PAGE),
+    Route("/search", search_page, GET, cache=Cache((*_SEARCH, "page"), owned=True),
+          expensive=True),
+    Route("/go/{text:path}", go, GET, cache=_PAGE, expensive=True),
+    Route("/settings", settings_page, GET),
+    Route("/settings", save_settings, POST),
+    Route("/offline", offline_page, GET, cache=_PAGE),
+    Route("/api/sources", api_sources, GET, api=True, cache=_PAGE),
+    Route("/api/sources/{source_id}", api_source, GET, api=True, cache=_PAGE),
+    Route("/api/entries/{entry_id}", api_entry, GET, api=True, cache=_PAGE),
+    Route("/api/search", api_search, GET, api=True,
+          cache=Cache((*_SEARCH, "limit", "offset"), owned=True), expensive=True),
+    Route("/api/suggest", api_suggest, GET, api=True, cache=Cache(("q",)), expensive=True),
+    Route("/api/titles", api_titles, GET, api=True, cache=_PAGE),
+    Route("/manifest.webmanifest", manifest, GET),
+    Route("/sw.js", service_worker, GET),
+    Route("/static/{name:path}", static_file, GET),
+    Route("/healthz", healthz, GET),
+    Route("/readyz", readyz, GET),
+    Route("/{rest:path}/", trailing_slash, GET),
+)
 
 
-def build_router() -> APIRouter:
-    """An APIRouter holding `ROUTES`.
+def add_routes(router: APIRouter) -> None:
+    """Register `ROUTES` on `router` (the app's own: an included router would be matched as
+    one opaque route, hiding the rows from `RouteMiddleware`).
 
     HEAD is registered as its own route, kept out of the OpenAPI schema: one route for both
     methods would give two operations the same operationId.
     """
-    router = APIRouter()
-    for path, handler, methods, in_schema in ROUTES:
-        response_class = SafeJSONResponse if in_schema else HTMLResponse
-        for method in methods:
+    for route in ROUTES:
+        response_class = SafeJSONResponse if route.api else HTMLResponse
+        for method in route.methods:
             router.add_api_route(
-                path, handler, methods=[method], response_class=response_class,
-                include_in_schema=in_schema and method != "HEAD",
-                name=f"{handler.__name__}_{method.lower()}",
+                route.path, route.handler, methods=[method], response_class=response_class,
+                include_in_schema=route.api and method != "HEAD",
+                name=f"{route.handler.__name__}_{method.lower()}",
             )
-    return router

@@ -1,0 +1,104 @@
+"""Admission control for the expensive answers: search, suggest, `/go/` and 404 suggestions.
+
+Search work is CPU-bound Python. Run by every thread of the pool at once, it takes the GIL
+from the event loop, and then everything waits: health probes, static files, cached pages.
+So a worker runs at most a few searches at a time, lets a few more wait briefly, and answers
+the rest at once with 503 and `Retry-After`. Cached answers never get here (the response cache
+sits in front), so a flood of unique queries costs the attacker a fast 503 and costs the
+players who read cached pages nothing.
+"""
+
+from __future__ import annotations
+
+import anyio
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from app.errors import AppError
+from app.web.errors import send_error
+from app.web.routing import route_of
+
+__all__ = ["AdmissionMiddleware", "Busy", "Gate"]
+
+#: The longest a request waits for a slot before it is refused.
+WAIT_SECONDS = 2.0
+#: What a refused client is told to wait before trying again.
+RETRY_AFTER = "1"
+
+
+class Busy(AppError):
+    """503: every slot is taken and the queue is full (or the wait ran out)."""
+
+    def __init__(self) -> None:
+        super().__init__(503, "요청이 많아 잠시 후 다시 시도해 주세요.",
+                         headers={"retry-after": RETRY_AFTER})
+
+
+class Gate:
+    """At most `slots` holders at once, at most `queue` waiting, each for at most `wait` s.
+
+    The numbers are `RULES_SEARCH_SLOTS` and `RULES_SEARCH_QUEUE` (see `app.settings` for how
+    the defaults were measured).
+    """
+
+    def __init__(self, slots: int, queue: int, wait: float = WAIT_SECONDS) -> None:
+        self.slots = slots
+        self.queue = queue
+        self._slots = anyio.Semaphore(slots)
+        self._queue = queue
+        self._wait = wait
+        self._waiting = 0
+
+    @property
+    def busy(self) -> bool:
+        """True when a new request would have to wait."""
+        return self._slots.value == 0
+
+    def try_enter(self) -> bool:
+        """Take a slot only if one is free now (for optional work such as 404 suggestions)."""
+        try:
+            self._slots.acquire_nowait()
+        except anyio.WouldBlock:
+            return False
+        return True
+
+    async def enter(self) -> None:
+        """Take a slot, waiting a little if needed; raises `Busy` when that is not possible."""
+        if self.try_enter():
+            return
+        if self._waiting >= self._queue:
+            raise Busy()
+        self._waiting += 1
+        try:
+            with anyio.fail_after(self._wait):
+                await self._slots.acquire()
+        except TimeoutError:
+            raise Busy() from None
+        finally:
+            self._waiting -= 1
+
+    def leave(self) -> None:
+        """Give the slot back."""
+        self._slots.release()
+
+
+class AdmissionMiddleware:
+    """Runs the routes declared `expensive` through the gate."""
+
+    def __init__(self, app: ASGIApp, gate: Gate) -> None:
+        self.app = app
+        self.gate = gate
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        route = route_of(scope) if scope["type"] == "http" else None
+        if route is None or not route.expensive:
+            await self.app(scope, receive, send)
+            return
+        try:
+            await self.gate.enter()
+        except Busy as busy:
+            await send_error(scope, receive, send, busy)
+            return
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.gate.leave()

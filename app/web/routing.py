@@ -1,0 +1,117 @@
+"""What the middleware knows about routes: the facts each row of the route table declares,
+and which row a request matched.
+
+`app.web.routes` holds the table itself; this module only describes a row and looks rows up,
+so the middleware and the error handler can use it without importing every handler.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from starlette._utils import get_route_path
+from starlette.routing import BaseRoute, Match, compile_path
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+__all__ = ["Cache", "Route", "RouteMiddleware", "allowed_methods", "matches_a_route",
+           "route_of"]
+
+
+@dataclass(frozen=True)
+class Cache:
+    """How a route's answers are cached (in memory, by ETag, and by shared caches in front).
+
+    `params` are the query parameters the handler reads; a request with any other parameter is
+    answered but not stored. `owned` says the answer depends on the owned-collections cookie.
+    """
+
+    params: tuple[str, ...] = ()
+    owned: bool = False
+
+
+@dataclass(frozen=True)
+class Route:
+    """One row of the route table."""
+
+    path: str
+    handler: Callable[..., Any]
+    methods: tuple[str, ...]
+    #: Part of the JSON API: in the OpenAPI schema, errors as JSON.
+    api: bool = False
+    #: None: never stored by the response cache, no ETag from it.
+    cache: Cache | None = None
+    #: Search work: run through admission control (a bounded number at a time).
+    expensive: bool = False
+
+
+#: Where the row a request matched is kept in its scope (set by `RouteMiddleware`).
+_ROUTE_KEY = "rulesajeon.route"
+
+
+def route_of(scope: Scope) -> Route | None:
+    """The table row this request matched (None: no route, or a method the path lacks)."""
+    route: Route | None = scope.get(_ROUTE_KEY)
+    return route
+
+
+def _match(routes: Iterable[BaseRoute], scope: Scope) -> tuple[Any, set[str]]:
+    """The endpoint a request reaches, and the methods of routes matching only its path."""
+    allowed: set[str] = set()
+    for candidate in routes:
+        match, child = candidate.matches(scope)
+        if match == Match.FULL:
+            return child.get("endpoint"), allowed
+        if match == Match.PARTIAL:
+            allowed.update(getattr(candidate, "methods", None) or ())
+    return None, allowed
+
+
+def matches_a_route(routes: Iterable[BaseRoute], scope: Scope) -> bool:
+    """Whether some route answers `scope` (a probe built from a request)."""
+    return _match(routes, scope)[0] is not None
+
+
+def allowed_methods(routes: Iterable[BaseRoute], scope: Scope) -> list[str]:
+    """Every method some route accepts for this path (the `Allow` header of a 405)."""
+    probe = {**scope, "method": "\x00"}  # matches no route fully: collects every method
+    return sorted(_match(routes, probe)[1])
+
+
+class RouteMiddleware:
+    """Finds the table row of each request once, for the cache and admission control.
+
+    Every request passes here, cached answers included, so the lookup goes by the path's first
+    segment to the one or two rows that can match, compiled with Starlette's own
+    `compile_path` (the router matches the same patterns again afterwards).
+    """
+
+    def __init__(self, app: ASGIApp, table: Iterable[Route]) -> None:
+        self.app = app
+        self.by_segment: dict[str, list[tuple[re.Pattern[str], Route]]] = {}
+        self.anywhere: list[tuple[re.Pattern[str], Route]] = []
+        for row in table:
+            pattern = compile_path(row.path)[0]
+            first = row.path[1:].split("/", 1)[0]
+            if "{" in first:
+                self.anywhere.append((pattern, row))
+            else:
+                self.by_segment.setdefault(first, []).append((pattern, row))
+
+    def _row(self, scope: Scope) -> Route | None:
+        path = get_route_path(scope)
+        method = scope["method"]
+        first = path[1:].split("/", 1)[0]
+        candidates: list[tuple[re.Pattern[str], Route]] = [
+            *self.by_segment.get(first, []), *self.anywhere]
+        for pattern, row in candidates:
+            if method in row.methods and pattern.match(path):
+                return row
+        return None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            scope[_ROUTE_KEY] = self._row(scope)
+        await self.app(scope, receive, send)

@@ -1,0 +1,64 @@
+"""Talking to the real server in tests: raw HTTP, and bounded waiting.
+
+HTTP clients add or fix `Host`, `Accept-Encoding` and the path; an attack must not be tidied.
+"""
+
+from __future__ import annotations
+
+import gzip
+import http.client
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A response: status, headers (lower-case names; repeated ones joined by ", "), body."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    @property
+    def text(self) -> str:
+        """The body as text, un-gzipped when it was sent gzipped."""
+        data = gzip.decompress(self.body) if self.headers.get("content-encoding") == "gzip" \
+            else self.body
+        return data.decode("utf-8", "replace")
+
+
+def fetch(base: str, target: str, *, method: str = "GET", headers: dict[str, str] | None = None,
+          body: bytes = b"", timeout: float = 10.0) -> Reply:
+    """Send one request to `base` (http://127.0.0.1:PORT) and read the whole answer."""
+    address = urlsplit(base)
+    connection = http.client.HTTPConnection(address.hostname or "127.0.0.1", address.port,
+                                            timeout=timeout)
+    try:
+        connection.putrequest(method, target, skip_host=True, skip_accept_encoding=True)
+        sent = {k.lower(): v for k, v in (headers or {}).items()}
+        sent.setdefault("host", address.netloc)
+        for name, value in sent.items():
+            connection.putheader(name, value)
+        if body:
+            connection.putheader("content-length", str(len(body)))
+        connection.endheaders(body or None)
+        response = connection.getresponse()
+        merged: dict[str, str] = {}
+        for name, value in response.getheaders():
+            key = name.lower()
+            merged[key] = f"{merged[key]}, {value}" if key in merged else value
+        return Reply(response.status, merged, response.read())
+    finally:
+        connection.close()
+
+
+def wait_for(predicate: Callable[[], bool], seconds: float = 30.0) -> bool:
+    """Poll `predicate` every 0.2 s until it holds (True) or `seconds` have passed (False)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.2)
+    return False

@@ -1,0 +1,113 @@
+"""Admission control: search work cannot take the server from everyone else.
+
+Before the fix, 20 clients sending unique typo-laden queries ran 20 searches at once in the
+thread pool; `/healthz` then took up to 1.7 s. Now a worker runs a few searches at a time
+(`SLOTS`), lets some wait, and refuses the rest at once with 503 and `Retry-After`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import quote
+
+import anyio
+import pytest
+from fastapi.testclient import TestClient
+
+from app.settings import Settings
+from app.web.admission import Busy, Gate
+from app.web.app import create_app
+from bench.hostile_queries import generate
+from bench.server import running_server
+from tests.conftest import DATA, LOCAL
+from tests.raw import Reply, fetch
+
+
+def test_the_gate_admits_its_slots_queues_a_few_and_refuses_the_rest() -> None:
+    async def scenario() -> list[str]:
+        gate = Gate(slots=2, queue=1, wait=0.2)
+        outcomes: list[str] = []
+
+        async def visitor(name: str, hold: float) -> None:
+            try:
+                await gate.enter()
+            except Busy as busy:
+                assert busy.status == 503 and busy.headers["retry-after"]
+                outcomes.append(f"{name}:503")
+                return
+            outcomes.append(f"{name}:in")
+            await anyio.sleep(hold)
+            gate.leave()
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(visitor, "a", 0.5)
+            group.start_soon(visitor, "b", 0.5)
+            await anyio.sleep(0.01)
+            group.start_soon(visitor, "waits-too-long", 0.0)  # queued, gives up after 0.2 s
+            await anyio.sleep(0.01)
+            group.start_soon(visitor, "queue-full", 0.0)
+        return outcomes
+
+    outcomes = anyio.run(scenario)
+    assert outcomes[:3] == ["a:in", "b:in", "queue-full:503"]
+    assert outcomes[3] == "waits-too-long:503"
+
+
+def test_a_busy_server_still_answers_404s_just_without_suggestions(tmp_path: Path) -> None:
+    app = create_app(Settings(data_dir=DATA, index_dir=tmp_path / "index"))
+    with TestClient(app, base_url=LOCAL) as client:
+        missing = client.get("/rules/Attack_of_Oportunity")
+        assert missing.status_code == 404 and "Attack_of_Opportunity" in missing.text
+        gate: Gate = app.state.gate
+        held = [gate.try_enter() for _ in range(gate.slots)]
+        assert all(held) and not gate.try_enter()
+        try:
+            busy = client.get("/rules/Attack_of_Oportunity")
+            assert busy.status_code == 404 and "Attack_of_Opportunity" not in busy.text
+            # Cached answers do not need a slot at all.
+            assert client.get("/rules/Attack_of_Opportunity").status_code == 200
+        finally:
+            for _ in held:
+                gate.leave()
+
+
+@pytest.fixture(scope="module")
+def narrow(index_dir: Path) -> Iterator[str]:
+    """A server with one search slot and two places in the queue: a flood overflows it for
+    sure, where the defaults (4 and 32) would need well-timed hundreds of connections."""
+    env = {"RULES_DATA_DIR": str(DATA), "RULES_INDEX_DIR": str(index_dir),
+           "RULES_SEARCH_SLOTS": "1", "RULES_SEARCH_QUEUE": "2"}
+    with running_server(env) as (base, _):
+        yield base
+
+
+@pytest.mark.parametrize("path", ["/api/search?q=", "/search?q=", "/api/suggest?q=", "/go/"])
+def test_a_flood_of_unique_searches_gets_fast_503s_and_health_stays_up(
+        narrow: str, path: str) -> None:
+    queries = generate(60, seed=len(path))
+    start = threading.Barrier(len(queries) + 1)
+    replies: list[Reply] = []
+    lock = threading.Lock()
+
+    def attacker(query: str) -> None:
+        start.wait(timeout=30)
+        reply = fetch(narrow, path + quote(query, safe=""), timeout=30)
+        with lock:
+            replies.append(reply)
+
+    threads = [threading.Thread(target=attacker, args=(q,)) for q in queries]
+    for thread in threads:
+        thread.start()
+    start.wait(timeout=30)
+    health = fetch(narrow, "/healthz", timeout=30)
+    for thread in threads:
+        thread.join(timeout=60)
+    statuses = Counter(reply.status for reply in replies)
+    assert health.status == 200
+    assert len(replies) == len(queries)
+    assert statuses[503] > 0, statuses
+    assert set(statuses) <= {200, 302, 503}, statuses
+    assert all(r.headers.get("retry-after") == "1" for r in replies if r.status == 503)

@@ -1,0 +1,104 @@
+"""Attacks on absolute links, against the real server: `Host`, forwarded headers, `Location`.
+
+Before the fix, one request with `Host: evil.example` made every later visitor's copy of the
+page (canonical, og:url, "링크 복사") point at evil.example, through the response cache.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from bench.server import running_server
+from tests.conftest import DATA
+from tests.raw import fetch
+
+PAGES = ["/rules/Attack_of_Opportunity", "/", "/timing", "/search?q=%EB%8B%A8%EC%84%9C",
+         "/sources/ahlcg-reference"]
+_ABSOLUTE = re.compile(r'(?:href|content|data-url)="(https?://[^/"]+)')
+
+
+def _hosts_in(text: str) -> set[str]:
+    return set(_ABSOLUTE.findall(text))
+
+
+@pytest.fixture(scope="module")
+def proxied(index_dir: Path) -> Iterator[str]:
+    """Behind a trusted proxy on loopback, public name rules.test."""
+    env = {"RULES_DATA_DIR": str(DATA), "RULES_INDEX_DIR": str(index_dir),
+           "RULES_TRUSTED_PROXIES": "127.0.0.1", "RULES_ALLOWED_HOSTS": "rules.test"}
+    with running_server(env) as (base, _):
+        yield base
+
+
+@pytest.fixture(scope="module")
+def elsewhere(index_dir: Path) -> Iterator[str]:
+    """Trusting a proxy network the requests do not come from."""
+    env = {"RULES_DATA_DIR": str(DATA), "RULES_INDEX_DIR": str(index_dir),
+           "RULES_TRUSTED_PROXIES": "10.0.0.0/8"}
+    with running_server(env) as (base, _):
+        yield base
+
+
+@pytest.mark.parametrize("encoding", ["identity", "gzip"])
+@pytest.mark.parametrize("page", PAGES)
+def test_a_foreign_host_cannot_poison_the_page(live_server: str, page: str,
+                                               encoding: str) -> None:
+    attack = fetch(live_server, page, headers={"host": "evil.example",
+                                               "accept-encoding": encoding})
+    assert attack.status == 400 and attack.headers["cache-control"] == "no-store"
+    assert b"evil.example" not in attack.body
+    plain = fetch(live_server, page, headers={"accept-encoding": encoding})
+    assert plain.status == 200
+    port = live_server.rsplit(":", 1)[1]
+    assert _hosts_in(plain.text) == {f"http://127.0.0.1:{port}"}
+
+
+def test_each_allowed_host_gets_its_own_links(live_server: str) -> None:
+    port = live_server.rsplit(":", 1)[1]
+    for host in (f"localhost:{port}", f"127.0.0.1:{port}", f"localhost:{port}"):
+        page = fetch(live_server, PAGES[0], headers={"host": host})
+        assert _hosts_in(page.text) == {f"http://{host}"}
+
+
+def test_health_probes_answer_whatever_the_host(live_server: str) -> None:
+    # Kubernetes probes send the pod's address as Host; the answers do not depend on it.
+    for path in ("/healthz", "/readyz"):
+        assert fetch(live_server, path, headers={"host": "10.1.2.3:8000"}).status == 200
+
+
+def test_only_the_nearest_proxys_forwarded_host_counts(proxied: str) -> None:
+    forged = {"host": "rules.test", "x-forwarded-host": "rules.test, evil.example",
+              "x-forwarded-proto": "https"}
+    # The rightmost value is what our proxy wrote: here the client's forged one slipped in
+    # last, so it is validated like a Host header and refused.
+    assert fetch(proxied, PAGES[0], headers=forged).status == 400
+    honest = {"host": "internal:8000", "x-forwarded-host": "evil.example, rules.test",
+              "x-forwarded-proto": "http, https"}
+    page = fetch(proxied, PAGES[0], headers=honest)
+    assert page.status == 200 and _hosts_in(page.text) == {"https://rules.test"}
+    # A client that talks to the app directly with a raw Host fares no better.
+    assert fetch(proxied, PAGES[0], headers={"host": "evil.example"}).status == 400
+
+
+def test_an_untrusted_client_cannot_use_forwarded_headers(elsewhere: str) -> None:
+    port = elsewhere.rsplit(":", 1)[1]
+    attack = fetch(elsewhere, PAGES[0], headers={"x-forwarded-host": "evil.example",
+                                                 "x-forwarded-proto": "https"})
+    assert _hosts_in(attack.text) == {f"http://127.0.0.1:{port}"}
+    assert fetch(elsewhere, PAGES[0], headers={"host": "evil.example"}).status == 400
+
+
+@pytest.mark.parametrize("target", ["/rules/Attack_of_Opportunity/", "/timing/?x=1",
+                                    "/rules/" + quote("틈새 공격"), "/go/" + quote("틈새공격"),
+                                    "/go/qqqzzz"])
+def test_redirects_are_relative(live_server: str, target: str) -> None:
+    port = live_server.rsplit(":", 1)[1]
+    reply = fetch(live_server, target, headers={"host": f"localhost:{port}"})
+    assert 300 <= reply.status < 400
+    location = reply.headers["location"]
+    assert location.startswith("/") and not location.startswith("//"), location
