@@ -6,10 +6,11 @@ import argparse
 import sys
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from app.corpus.build import check_data
 from app.errors import DataError
-from app.logs import log_config
-from app.settings import Settings
+from app.settings import Settings, describe
 
 
 def _check(data_dir: Path) -> int:
@@ -37,42 +38,19 @@ def _index(settings: Settings) -> int:
 
 
 def _serve(settings: Settings) -> int:
-    import uvicorn
+    from app.web.server import serve
 
-    from app.urls import Urls
-    from app.web.app import create_app
-    from app.web.state import load_library
-
-    # Broken data must stop the start with one line, not a traceback per worker: with one
-    # worker the app is built here (once) and handed to uvicorn; with several, the data is
-    # validated here and each worker process builds its own app from `app.main`.
-    try:
-        if settings.workers == 1:
-            target: object = create_app(settings)
-        else:
-            load_library(settings.data_dir, settings.index_dir, Urls())
-            target = "app.main:app"
-    except DataError as exc:
-        print(f"룰사전: cannot start: {exc}", file=sys.stderr)
-        return 1
-    uvicorn.run(
-        target,  # type: ignore[arg-type]
-        host=settings.host,
-        port=settings.port,
-        workers=settings.workers,
-        log_config=log_config(settings.log_level, settings.log_format),
-        log_level=settings.log_level,
-        # The app reads X-Forwarded-* itself, from RULES_TRUSTED_PROXIES only.
-        proxy_headers=False,
-        server_header=False,
-        timeout_graceful_shutdown=10,
-    )
-    return 0
+    return serve(settings)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit status."""
-    settings = Settings()
+    try:
+        settings = Settings()
+    except ValidationError as exc:
+        for line in describe(exc):
+            print(f"룰사전: {line}", file=sys.stderr)
+        return 2
     parser = argparse.ArgumentParser(prog="python -m app", description="룰사전 rules reference")
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser("check", help="validate the data folder and list its problems")

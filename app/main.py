@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import sys
 
+from pydantic import ValidationError
+
 from app.errors import DataError
+from app.settings import describe
 from app.web.app import create_app
 
 try:
@@ -15,3 +18,7 @@ try:
 except DataError as exc:
     print(f"룰사전: cannot start: {exc}", file=sys.stderr)
     raise SystemExit(1) from None
+except ValidationError as exc:
+    for line in describe(exc):
+        print(f"룰사전: {line}", file=sys.stderr)
+    raise SystemExit(2) from None

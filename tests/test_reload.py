@@ -7,13 +7,12 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 import urllib.request
-from collections.abc import Callable
 from pathlib import Path
 
 from bench.server import running_server
 from tests.conftest import DATA, ROOT
+from tests.raw import wait_for
 
 
 def _ready(base: str) -> dict[str, object]:
@@ -22,25 +21,19 @@ def _ready(base: str) -> dict[str, object]:
         return body
 
 
-def _wait_for(predicate: Callable[[], bool], seconds: float = 30.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.2)
-    return False
-
 
 def test_sighup_reloads_good_data_and_ignores_broken_data(tmp_path: Path) -> None:
     data = tmp_path / "data"
     shutil.copytree(DATA, data)
     env = {"RULES_DATA_DIR": str(data), "RULES_INDEX_DIR": str(tmp_path / "index")}
-    with running_server(env) as (base, process):
+    log = tmp_path / "server.log"
+    with running_server(env, log_path=log) as (base, process):
         before = _ready(base)["version"]
 
         (data / "ahlcg-rules.json").write_text('[{"id": "half a file"', encoding="utf-8")
         process.send_signal(signal.SIGHUP)
-        time.sleep(2)
+        # The reload must have run and failed (one line in the log), not merely not happened.
+        assert wait_for(lambda: "reload failed" in log.read_text(encoding="utf-8"))
         assert process.poll() is None
         assert _ready(base)["version"] == before
         with urllib.request.urlopen(base + "/rules/Skill_Test_3", timeout=5) as page:
@@ -50,7 +43,7 @@ def test_sighup_reloads_good_data_and_ignores_broken_data(tmp_path: Path) -> Non
         (data / "ahlcg-rules.json").write_text(text.replace("틈새 공격", "틈새 공격 (개정)"),
                                                encoding="utf-8")
         process.send_signal(signal.SIGHUP)
-        assert _wait_for(lambda: _ready(base)["version"] != before)
+        assert wait_for(lambda: _ready(base)["version"] != before)
         with urllib.request.urlopen(base + "/api/entries/Attack_of_Opportunity") as response:
             assert json.load(response)["title"] == "틈새 공격 (개정)"
 

@@ -1,0 +1,227 @@
+"""Several workers on the real server: every worker serves the same data version.
+
+The supervisor (`python -m app serve` with RULES_WORKERS=2) validates a private snapshot of
+the data folder and points its workers at it. A worker that dies is replaced by one serving
+that snapshot, whatever is on disk by then; only SIGHUP makes a new snapshot, and only valid
+data replaces the workers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bench.server import running_server
+from tests.conftest import DATA, ROOT
+from tests.raw import wait_for
+
+RULES_FILE = "ahlcg-rules.json"
+HALF_A_FILE = '[{"id": "half a file"'
+#: A declared file that no one can open (the name is too long): a read error, not a parse error.
+UNREADABLE = "unreadable-" + "x" * 300
+BROKEN = ("invalid JSON", "unreadable file")
+WORKERS = 2
+
+
+def _data_env(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A copy of the bundled data, and the server's env over it (its own temp folder)."""
+    data = tmp_path / "data"
+    shutil.copytree(DATA, data)
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    return data, {"RULES_DATA_DIR": str(data), "RULES_INDEX_DIR": str(tmp_path / "index"),
+                  "RULES_WORKERS": str(WORKERS), "TMPDIR": str(temp)}
+
+
+@contextlib.contextmanager
+def _server(env: dict[str, str], log: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """`running_server`, leaving no worker behind even when the supervisor died first."""
+    workers: set[int] = set()
+    try:
+        with running_server(env, log_path=log) as (base, process):
+            try:
+                yield base, process
+            finally:
+                workers = _workers(process.pid)
+    finally:
+        for pid in workers:
+            with contextlib.suppress(OSError):  # gone, as it should be
+                if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    os.kill(pid, signal.SIGKILL)
+
+
+
+def _version(base: str) -> str:
+    """The data version /readyz reports, over a fresh connection; raises unless 200."""
+    with urllib.request.urlopen(base + "/readyz", timeout=10) as response:
+        assert response.status == 200
+        version: str = json.load(response)["version"]
+        return version
+
+
+def _version_or_none(base: str) -> str | None:
+    try:
+        return _version(base)
+    except OSError:
+        return None
+
+
+def _versions(base: str, count: int = 20) -> list[str]:
+    return [_version(base) for _ in range(count)]
+
+
+def _title(base: str, entry_id: str) -> str:
+    with urllib.request.urlopen(f"{base}/api/entries/{entry_id}", timeout=10) as response:
+        title: str = json.load(response)["title"]
+        return title
+
+
+def _workers(parent: int) -> set[int]:
+    """The worker processes of `parent` (its children, without multiprocessing's tracker)."""
+    pids: set[int] = set()
+    for task in Path(f"/proc/{parent}/task").glob("*"):
+        try:
+            children = (task / "children").read_text().split()
+        except OSError:  # a thread that just ended
+            continue
+        for pid in map(int, children):
+            try:
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            except OSError:  # a child that just ended
+                continue
+            if b"resource_tracker" not in cmdline:
+                pids.add(pid)
+    return pids
+
+
+def _startups(log: Path) -> int:
+    """How many workers have finished starting so far (each logs this once)."""
+    return log.read_text(encoding="utf-8").count("Application startup complete.")
+
+
+def _wait_for_all_workers(parent: int, log: Path) -> set[int]:
+    assert wait_for(lambda: _startups(log) >= WORKERS and len(_workers(parent)) == WORKERS), \
+        "the workers did not start"
+    return _workers(parent)
+
+
+def _kill_and_wait_for_respawn(parent: int, pid: int, log: Path) -> None:
+    """SIGKILL worker `pid`; return once a new worker has replaced it and finished starting."""
+    started = _startups(log)
+    os.kill(pid, signal.SIGKILL)
+
+    def replaced() -> bool:
+        workers = _workers(parent)
+        return pid not in workers and len(workers) == WORKERS and _startups(log) > started
+
+    assert wait_for(replaced), f"worker {pid} was not replaced by one that started serving"
+
+
+def _break(data: Path, how: str) -> str:
+    """Break the data folder `how`; the name of the file the error must name."""
+    if how == "invalid JSON":
+        (data / RULES_FILE).write_text(HALF_A_FILE, encoding="utf-8")
+        return RULES_FILE
+    manifest = json.loads((data / "sources.json").read_text(encoding="utf-8"))
+    manifest["sources"][0]["file"] = UNREADABLE
+    (data / "sources.json").write_text(json.dumps(manifest, ensure_ascii=False),
+                                       encoding="utf-8")
+    return UNREADABLE
+
+
+def _log_lines(log: Path, text: str) -> list[str]:
+    return [line for line in log.read_text(encoding="utf-8").splitlines() if text in line]
+
+
+def _snapshots_left(env: dict[str, str]) -> list[str]:
+    return [p.name for p in Path(env["TMPDIR"]).iterdir() if p.name.startswith("rulesajeon-")]
+
+
+def test_respawned_workers_serve_the_snapshot_until_sighup(tmp_path: Path) -> None:
+    data, env = _data_env(tmp_path)
+    log = tmp_path / "server.log"
+    with _server(env, log) as (base, process):
+        parent = process.pid
+        first = _wait_for_all_workers(parent, log)
+        original = _version(base)
+
+        # Broken data on disk: every worker is killed and respawned, and still serves.
+        (data / RULES_FILE).write_text(HALF_A_FILE, encoding="utf-8")
+        for pid in sorted(first):
+            _kill_and_wait_for_respawn(parent, pid, log)
+        assert _workers(parent).isdisjoint(first)
+        assert _versions(base) == [original] * 20
+
+        # Changed valid data on disk: a respawn still serves the snapshot (no reload).
+        text = (DATA / RULES_FILE).read_text(encoding="utf-8")
+        (data / RULES_FILE).write_text(text.replace("틈새 공격", "틈새 공격 (개정)"),
+                                       encoding="utf-8")
+        _kill_and_wait_for_respawn(parent, min(_workers(parent)), log)
+        assert _versions(base) == [original] * 20
+        assert _title(base, "Attack_of_Opportunity") == "틈새 공격"
+
+        # SIGHUP: a new snapshot, and every worker replaced by one serving it.
+        before_reload = _workers(parent)
+        process.send_signal(signal.SIGHUP)
+        assert wait_for(lambda: _version_or_none(base) not in (None, original))
+
+        def all_replaced() -> bool:
+            workers = _workers(parent)
+            return len(workers) == WORKERS and workers.isdisjoint(before_reload)
+
+        assert wait_for(all_replaced), "SIGHUP did not replace every worker"
+        new = _version(base)
+        assert new != original
+        assert _title(base, "Attack_of_Opportunity") == "틈새 공격 (개정)"
+        assert _versions(base) == [new] * 20
+        assert process.poll() is None
+    assert _snapshots_left(env) == []
+
+
+@pytest.mark.parametrize("how", BROKEN)
+def test_sighup_with_broken_data_keeps_the_workers_and_logs_one_line(tmp_path: Path,
+                                                                     how: str) -> None:
+    data, env = _data_env(tmp_path)
+    log = tmp_path / "server.log"
+    with _server(env, log) as (base, process):
+        workers = _wait_for_all_workers(process.pid, log)
+        original = _version(base)
+
+        broken = _break(data, how)
+        process.send_signal(signal.SIGHUP)
+        assert wait_for(lambda: bool(_log_lines(log, "reload failed"))), \
+            "no line saying the reload failed"
+
+        assert process.poll() is None
+        assert _workers(process.pid) == workers
+        assert _versions(base) == [original] * 20
+        failed = _log_lines(log, "reload failed")
+        assert len(failed) == 1
+        assert broken in failed[0]
+        assert "Traceback" not in log.read_text(encoding="utf-8")
+    assert _snapshots_left(env) == []
+
+
+@pytest.mark.parametrize("how", BROKEN)
+def test_broken_data_stops_a_multi_worker_start_with_one_line(tmp_path: Path, how: str) -> None:
+    data, env = _data_env(tmp_path)
+    broken = _break(data, how)
+    result = subprocess.run(
+        [sys.executable, "-m", "app", "serve"], cwd=ROOT, capture_output=True, text=True,
+        timeout=60, env={**env, "PATH": "/usr/bin:/bin"},
+    )
+    assert result.returncode == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith(f"룰사전: cannot start: {broken}: ")
+    assert _snapshots_left(env) == []
