@@ -47,11 +47,12 @@ class Settings(BaseSettings):
     max_connections: int = Field(default=1000, ge=10, le=100_000)
     #: Searches (search, suggest, /go/) computed at once per worker, and how many more may wait
     #: for a slot (at most 2 s); beyond that they get 503 at once (app/web/admission.py).
-    #: Measured on 2 cores (bench.attack, bench.load --no-cache): 2 slots starved legitimate
-    #: searches behind uncached pages (load p99 150-230 ms); 8 let a flood slow the health
-    #: probe (p99 36-44 ms); 4 kept both (load p99 106 ms, as before admission control; probe
-    #: p99 23 ms under the flood).
-    search_slots: int = Field(default=4, ge=1, le=64)
+    #: Measured on 2 cores (bench.load --no-cache, 3 runs of 60 s each, same session): before
+    #: admission control p99 80-93 ms; with 6 slots 100-103 ms (searches wait for a slot while
+    #: uncached pages do not), p50 36 → 32 ms, the same requests/s. Under bench.attack's typo
+    #: flood the health probe's p99 was 24-42 ms with 6 slots, 35-44 ms with 8, and fewer
+    #: slots (2, 4) made the uncached-load tail worse (p99 105-230 ms). Runs vary by ±25 %.
+    search_slots: int = Field(default=6, ge=1, le=64)
     search_queue: int = Field(default=32, ge=0, le=10_000)
 
     @field_validator("public_base_url")

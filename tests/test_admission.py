@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import quote
 
@@ -51,7 +52,10 @@ def test_the_gate_admits_its_slots_queues_a_few_and_refuses_the_rest() -> None:
             group.start_soon(visitor, "queue-full", 0.0)
         return outcomes
 
-    outcomes = anyio.run(scenario)
+    # In a thread of its own: the browser tests' Playwright keeps an event loop running in the
+    # main thread for the whole session.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        outcomes = pool.submit(anyio.run, scenario).result(timeout=30)
     assert outcomes[:3] == ["a:in", "b:in", "queue-full:503"]
     assert outcomes[3] == "waits-too-long:503"
 
@@ -77,7 +81,7 @@ def test_a_busy_server_still_answers_404s_just_without_suggestions(tmp_path: Pat
 @pytest.fixture(scope="module")
 def narrow(index_dir: Path) -> Iterator[str]:
     """A server with one search slot and two places in the queue: a flood overflows it for
-    sure, where the defaults (4 and 32) would need well-timed hundreds of connections."""
+    sure, where the defaults (6 and 32) would need well-timed hundreds of connections."""
     env = {"RULES_DATA_DIR": str(DATA), "RULES_INDEX_DIR": str(index_dir),
            "RULES_SEARCH_SLOTS": "1", "RULES_SEARCH_QUEUE": "2"}
     with running_server(env) as (base, _):

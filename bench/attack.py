@@ -1,0 +1,416 @@
+"""Attack bench: the production configuration under a typo flood and a cache-busting run.
+
+    .venv/bin/python -m bench.attack [--flood-seconds 30] [--bust-requests 100000] [--quick]
+
+Starts `python -m app serve` with RULES_WORKERS=2 and otherwise default settings on 127.0.0.1
+(`bench.server.running_server`, the index built once in a temporary folder; a fresh server per
+phase so each phase starts from an empty response cache) and runs three phases, each bounded
+in time:
+
+1. **Typo flood**: 20 wrk connections send unique worst-case queries (`bench.hostile_queries.
+   generate`, percent-encoded, never one URL twice, so the response cache never answers)
+   round-robin to `/api/search?q=`, `/search?q=`, `/api/suggest?q=`, `/go/<q>` and the 404 page
+   `/rules/<q>`, read by `bench/attack.lua` from a pregenerated file. Meanwhile a probe thread
+   (its own keep-alive connections, one request every 50 ms) alternates `/healthz` and the
+   cached `/rules/Attack_of_Opportunity`. Targets: probe p99 ≤ 50 ms and always 200, no 5xx
+   but 503 (admission control) to the attackers.
+2. **Cache busting**: wrk sends `--bust-requests` requests built by `bench/attack.lua` with
+   random long values of the parameters the cached routes read (stored), unknown parameters
+   and ~16,000 characters of padding (answered, not stored), random `owned` cookies and odd
+   spellings of it, with and without gzip. Idle RSS is read after 2,000 such requests and 2 s
+   of rest; then each worker's VmRSS is sampled every second (printed at each tenth).
+   Targets: no 5xx; RSS growth ≤ cache cap + 64 MiB and RSS ≤ cache cap + 64 MiB per worker
+   (the cap is RULES_CACHE_MB, 32 by default); RSS plateaus (the max over the last third of
+   the samples is within 2 MiB of the max over the middle third).
+3. **Worst single query in-process**: `bench.hostile_queries.main` (its own measurement), the
+   max per path (search, suggest, closest_entries) against its 20 ms target.
+
+wrk counts answers per status in Lua (503 apart from other 5xx). One table per phase and a
+summary are printed; a missed target says **FAIL**; the exit status is 0 either way (a bench).
+`--quick` shortens every phase for a smoke run. Only 127.0.0.1 is contacted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from http.client import HTTPConnection, HTTPException
+from pathlib import Path
+from urllib.parse import quote, urlsplit
+
+from app.settings import Settings
+from bench import hostile_queries
+from bench.load import cpu_seconds, worker_pids
+from bench.server import rss_kib, running_server
+
+LUA = Path(__file__).with_name("attack.lua")
+SEED = 20261201
+CONNECTIONS = 20
+FLOOD_ROUTES = ("/api/search?q={}", "/search?q={}", "/api/suggest?q={}", "/go/{}", "/rules/{}")
+PROBE_PATHS = ("/healthz", "/rules/Attack_of_Opportunity")
+PROBE_INTERVAL = 0.05
+PROBE_CONNECTIONS = 4
+#: Unique flood URLs generated per second of flood (the attackers stop if they run out).
+POOL_RATE = 2_000
+TARGET_PROBE_P99_MS = 50.0
+HEADROOM_MIB = 64.0
+PLATEAU_MIB = 2.0
+
+Row = tuple[str, str, str, str]
+
+
+@dataclass
+class WrkResult:
+    """What one wrk run answered."""
+
+    requests: int
+    seconds: float
+    statuses: dict[int, int]
+    transport: dict[str, int]
+    exhausted: bool
+
+    @property
+    def rps(self) -> float:
+        return self.requests / self.seconds if self.seconds else 0.0
+
+    def count(self, test: Callable[[int], bool]) -> int:
+        return sum(n for status, n in self.statuses.items() if test(status))
+
+
+@dataclass
+class _ProbeLog:
+    latencies: dict[str, list[float]] = field(default_factory=lambda: {p: [] for p in PROBE_PATHS})
+    failures: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Server:
+    base: str
+    port: int
+    pid: int
+    log: Path
+
+
+# --- helpers --------------------------------------------------------------------------------
+
+@contextlib.contextmanager
+def _server(work: Path, name: str) -> Iterator[_Server]:
+    env = {"RULES_WORKERS": "2", "RULES_INDEX_DIR": str(work / "index")}
+    log = work / f"server-{name}.log"
+    with running_server(env, timeout=300, log_path=log) as (base, process):
+        yield _Server(base, urlsplit(base).port or 80, process.pid, log)
+
+
+def _run_wrk(server: _Server, seconds: int, *script_args: str) -> WrkResult:
+    """One wrk run of `bench/attack.lua`, ended early (SIGINT) when the script says "stop"."""
+    wrk = shutil.which("wrk")
+    if wrk is None:
+        raise RuntimeError("wrk is not installed (apt-get install wrk)")
+    proc = subprocess.Popen(
+        [wrk, "-t1", f"-c{CONNECTIONS}", f"-d{seconds}s", "--timeout", "10s", "-s", str(LUA),
+         server.base, "--", *script_args],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    killer = threading.Timer(seconds + 60, proc.kill)
+    killer.start()
+    try:
+        assert proc.stdout is not None
+        lines = []
+        for line in proc.stdout:
+            if line.strip() == "stop":
+                with contextlib.suppress(ProcessLookupError):
+                    proc.send_signal(signal.SIGINT)
+            lines.append(line)
+        proc.wait()
+    finally:
+        killer.cancel()
+    found = next((x for x in lines if x.startswith("{")), None)
+    if proc.returncode != 0 or found is None:
+        raise RuntimeError(f"wrk failed ({proc.returncode}): {''.join(lines).strip()[:500]}")
+    data = json.loads(found)
+    return WrkResult(
+        requests=data["requests"], seconds=data["duration_us"] / 1e6,
+        statuses={int(k): v for k, v in data["statuses"].items()},
+        transport={k: data[k] for k in ("connect", "read", "write", "timeout") if data[k]},
+        exhausted=bool(data["exhausted"]))
+
+
+def _percentile(values: list[float], pct: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(pct / 100 * (len(ordered) - 1)))] if values else 0.0
+
+
+@contextlib.contextmanager
+def _in_background(target: Callable[[threading.Event], None]) -> Iterator[None]:
+    """Run `target(stop)` in a thread for the duration of the block."""
+    stop = threading.Event()
+    thread = threading.Thread(target=target, args=(stop,), daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(timeout=15)
+
+
+def _verdict(ok: bool) -> str:
+    return "ok" if ok else "**FAIL**"
+
+
+# --- phase 1: typo flood with a probe ---------------------------------------------------------
+
+def _flood_paths(n: int, seed: int) -> list[str]:
+    """`n` unique URLs: generated queries in turn on each flood route."""
+    return [FLOOD_ROUTES[i % len(FLOOD_ROUTES)].format(quote(q, safe=""))
+            for i, q in enumerate(hostile_queries.generate(n, seed))]
+
+
+def _probe_get(conns: list[HTTPConnection], k: int, port: int) -> tuple[str, float, str]:
+    """Request number `k`: its path, seconds taken and "" or what went wrong."""
+    path, at = PROBE_PATHS[k % 2], (k // 2) % len(conns)
+    start = time.perf_counter()
+    try:
+        conns[at].request("GET", path, headers={"Accept-Encoding": "gzip"})
+        response = conns[at].getresponse()
+        response.read()
+        problem = "" if response.status == 200 else f"{path}: status {response.status}"
+    except (OSError, HTTPException) as exc:
+        conns[at].close()
+        conns[at] = HTTPConnection("127.0.0.1", port, timeout=10)
+        problem = f"{path}: {type(exc).__name__}"
+    return path, time.perf_counter() - start, problem
+
+
+def _probe(port: int, stop: threading.Event, log: _ProbeLog) -> None:
+    conns = [HTTPConnection("127.0.0.1", port, timeout=10) for _ in range(PROBE_CONNECTIONS)]
+    next_at, k = time.monotonic(), 0
+    while not stop.is_set():
+        path, seconds, problem = _probe_get(conns, k, port)
+        log.latencies[path].append(seconds * 1000)
+        if problem:
+            log.failures.append(problem)
+        k += 1
+        next_at = max(next_at + PROBE_INTERVAL, time.monotonic())
+        stop.wait(next_at - time.monotonic())
+    for conn in conns:
+        conn.close()
+
+
+def _warm_probe_target(port: int) -> None:
+    """Ask for the cached page on many fresh connections, twice each, so every worker has it
+    stored and promoted before the flood."""
+    for _ in range(16):
+        conn = HTTPConnection("127.0.0.1", port, timeout=10)
+        for _ in range(2):
+            conn.request("GET", PROBE_PATHS[1], headers={"Accept-Encoding": "gzip"})
+            conn.getresponse().read()
+        conn.close()
+
+
+def _flood(server: _Server, seconds: int, paths_file: Path) -> tuple[WrkResult, _ProbeLog, bool]:
+    _warm_probe_target(server.port)
+    workers, log = worker_pids(server.pid), _ProbeLog()
+    with _in_background(lambda stop: _probe(server.port, stop, log)):
+        result = _run_wrk(server, seconds, "flood", str(paths_file), "1")
+    return result, log, worker_pids(server.pid) != workers
+
+
+def _flood_rows(result: WrkResult, log: _ProbeLog, restarted: bool) -> list[Row]:
+    other_5xx = result.count(lambda s: s >= 500 and s != 503)
+    rows: list[Row] = [
+        ("attacker requests/s", f"{result.rps:,.0f} ({result.requests:,} in "
+         f"{result.seconds:.1f} s{', ran out of unique URLs' if result.exhausted else ''})",
+         "", ""),
+        ("attacker statuses", json.dumps({str(s): n for s, n in sorted(
+            result.statuses.items())}), "", ""),
+        ("attacker 503 (admission)", f"{result.statuses.get(503, 0):,}", "", ""),
+        ("attacker 5xx other than 503", f"{other_5xx:,}", "0", _verdict(other_5xx == 0)),
+        ("attacker transport errors", json.dumps(result.transport), "", ""),
+    ]
+    for path, values in log.latencies.items():
+        p99 = _percentile(values, 99)
+        rows.append((f"probe {path} p50 / p95 / p99 / max ({len(values)} requests)",
+                     " / ".join(f"{_percentile(values, p):.1f}" for p in (50, 95)) +
+                     f" / {p99:.1f} / {max(values, default=0.0):.1f} ms",
+                     f"p99 ≤ {TARGET_PROBE_P99_MS:.0f} ms", _verdict(p99 <= TARGET_PROBE_P99_MS)))
+    failures = ", ".join(sorted(set(log.failures))[:5])
+    rows.append(("probe failures (not 200)", f"{len(log.failures)}" +
+                 (f" ({failures})" if failures else ""), "0", _verdict(not log.failures)))
+    if restarted:
+        rows.append(("worker processes", "changed (a worker restarted)", "stable", "**FAIL**"))
+    return rows
+
+
+# --- phase 2: cache busting with RSS samples --------------------------------------------------
+
+@dataclass
+class _Memory:
+    idle: dict[int, float]
+    samples: dict[int, list[float]] = field(default_factory=dict)
+    cpu: dict[int, float] = field(default_factory=dict)
+
+
+def _sample_rss(server_pid: int, stop: threading.Event, samples: dict[int, list[float]]) -> None:
+    while not stop.wait(1.0):
+        for pid in worker_pids(server_pid):
+            with contextlib.suppress(OSError, RuntimeError):
+                samples.setdefault(pid, []).append(rss_kib(pid) / 1024)
+
+
+def _bust(server: _Server, budget: int, max_seconds: int,
+          warmup: int) -> tuple[WrkResult, _Memory]:
+    _run_wrk(server, max_seconds, "bust", str(warmup), str(SEED + 1))
+    time.sleep(2)
+    workers = worker_pids(server.pid)
+    memory = _Memory({pid: rss_kib(pid) / 1024 for pid in workers})
+    cpu0 = {pid: cpu_seconds([pid]) for pid in workers}
+    with _in_background(lambda stop: _sample_rss(server.pid, stop, memory.samples)):
+        result = _run_wrk(server, max_seconds, "bust", str(budget), str(SEED))
+    memory.cpu = {pid: cpu_seconds([pid]) - cpu0.get(pid, 0.0) for pid in memory.samples}
+    return result, memory
+
+
+def _bust_rows(result: WrkResult, memory: _Memory, cap_mib: float) -> list[Row]:
+    errors = result.count(lambda s: s >= 500)
+    limit = cap_mib + HEADROOM_MIB
+    rows: list[Row] = [
+        ("requests/s", f"{result.rps:,.0f} ({result.requests:,} in {result.seconds:.1f} s)",
+         "", ""),
+        ("statuses", json.dumps({str(s): n for s, n in sorted(result.statuses.items())}), "", ""),
+        ("5xx answers", f"{errors:,}", "0", _verdict(errors == 0)),
+        ("transport errors", json.dumps(result.transport), "{}", _verdict(not result.transport)),
+    ]
+    if set(memory.samples) != set(memory.idle):
+        rows.append(("worker processes", f"{sorted(memory.idle)} → {sorted(memory.samples)}",
+                     "stable", "**FAIL**"))
+    for pid, values in sorted(memory.samples.items()):
+        rows += _worker_rows(pid, memory.idle.get(pid, values[0]), values, memory.cpu[pid],
+                             limit)
+    return rows
+
+
+def _worker_rows(pid: int, idle: float, values: list[float], cpu: float,
+                 limit: float) -> list[Row]:
+    top, third = max(values), max(1, len(values) // 3)
+    mid, last = max(values[third:2 * third] or values), max(values[2 * third:] or values)
+    tenths = " ".join(f"{values[round(i * (len(values) - 1) / 10)]:.0f}" for i in range(11))
+    return [
+        (f"worker {pid} RSS idle / max / end (CPU in the run)",
+         f"{idle:.1f} / {top:.1f} / {values[-1]:.1f} MiB ({cpu:.0f} s)", "", ""),
+        (f"worker {pid} RSS at each tenth of the run", f"{tenths} MiB", "", ""),
+        (f"worker {pid} RSS growth (max − idle)", f"{top - idle:+.1f} MiB",
+         f"≤ {limit:.0f} MiB", _verdict(top - idle <= limit)),
+        (f"worker {pid} RSS max (absolute)", f"{top:.1f} MiB", f"≤ {limit:.0f} MiB",
+         _verdict(top <= limit)),
+        (f"worker {pid} RSS plateau (max last third − max middle third)",
+         f"{last:.1f} − {mid:.1f} = {last - mid:+.1f} MiB", f"≤ {PLATEAU_MIB:.0f} MiB",
+         _verdict(last - mid <= PLATEAU_MIB)),
+    ]
+
+
+# --- phase 3: the worst single query in-process ---------------------------------------------
+
+def _hostile(quick: bool) -> tuple[dict[str, float], str]:
+    """Max ms per path, read from `bench.hostile_queries.main`'s own table, and that table."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        hostile_queries.main(["-n", "60", "--rounds", "1"] if quick else [])
+    lines = out.getvalue().splitlines()
+    names = next(x for x in lines if x.startswith("kind")).split()[1:]
+    worst = dict.fromkeys(names, 0.0)
+    for line in lines:
+        if line.split(" ", 1)[0] in hostile_queries.KINDS:
+            cells = re.findall(r"([\d.]+) / ([\d.]+) / ([\d.]+)", line)
+            for name, (_, _, top) in zip(names, cells, strict=False):
+                worst[name] = max(worst[name], float(top))
+    return worst, out.getvalue()
+
+
+def _hostile_rows(worst: dict[str, float]) -> list[Row]:
+    target = hostile_queries.TARGET_MS
+    return [(f"{name}, slowest query", f"{ms:.2f} ms", f"≤ {target:.0f} ms",
+             _verdict(ms <= target)) for name, ms in worst.items()]
+
+
+# --- the report and the run -----------------------------------------------------------------
+
+def _table(title: str, rows: list[Row]) -> str:
+    lines = [title, "", "| metric | value | target | |", "|---|---|---|---|"]
+    return "\n".join(lines + [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows]) + "\n"
+
+
+def _log_rows(log: Path) -> list[Row]:
+    text = log.read_text(encoding="utf-8", errors="replace")
+    errors = [x for x in text.splitlines() if re.search(r"\b(ERROR|CRITICAL)\b|Traceback", x)]
+    for line in errors[:5]:
+        print(f"server: {line}")
+    return [("server log", f"{len(errors)} error line(s)", "0", _verdict(not errors))]
+
+
+def _report(phase: str, title: str, rows: list[Row], summary: list[Row]) -> None:
+    """Print a phase's table now; keep its targets, named by phase, for the summary."""
+    print(_table(f"룰사전 attack, {phase}: {title}", rows), flush=True)
+    summary += [(f"{phase}: {a}", b, c, d) for a, b, c, d in rows if d]
+
+
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench.attack",
+                                     description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--flood-seconds", type=int, default=30, help="typo flood (max 600)")
+    parser.add_argument("--bust-requests", type=int, default=100_000,
+                        help="cache-busting requests")
+    parser.add_argument("--bust-max-seconds", type=int, default=600,
+                        help="bound on the cache-busting phase")
+    parser.add_argument("--quick", action="store_true", help="short phases (a smoke run)")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.flood_seconds, args.bust_requests = min(args.flood_seconds, 5), 3_000
+        args.bust_max_seconds = min(args.bust_max_seconds, 60)
+    args.flood_seconds = max(1, min(args.flood_seconds, 600))
+    args.bust_max_seconds = max(1, min(args.bust_max_seconds, 3600))
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _arguments(argv)
+    cap_mib = float(Settings().cache_mb)
+    summary: list[Row] = []
+    with tempfile.TemporaryDirectory(prefix="rules-attack-") as tmp:
+        work = Path(tmp)
+        paths = work / "flood.txt"
+        pool = _flood_paths(args.flood_seconds * POOL_RATE, SEED)
+        paths.write_text("\n".join(pool) + "\n", encoding="utf-8")
+        with _server(work, "flood") as server:
+            rows = _flood_rows(*_flood(server, args.flood_seconds, paths))
+        _report("1/3 typo flood", f"2 workers, {CONNECTIONS} attacker connections, "
+                f"{args.flood_seconds} s, {len(pool):,} unique URLs prepared, probe every "
+                f"{PROBE_INTERVAL * 1000:.0f} ms", rows + _log_rows(server.log), summary)
+        with _server(work, "bust") as server:
+            result, memory = _bust(server, args.bust_requests, args.bust_max_seconds,
+                                   warmup=500 if args.quick else 2_000)
+        _report("2/3 cache busting", f"2 workers, {CONNECTIONS} connections, "
+                f"{args.bust_requests:,} requests (≤ {args.bust_max_seconds} s), cache cap "
+                f"{cap_mib:.0f} MiB per worker, RSS sampled every 1 s",
+                _bust_rows(result, memory, cap_mib) + _log_rows(server.log), summary)
+    worst, text = _hostile(args.quick)
+    print("bench.hostile_queries:\n" + text)
+    _report("3/3 worst single query", "≤ 200 characters, in-process", _hostile_rows(worst),
+            summary)
+    failed = sum(row[3] != "ok" for row in summary)
+    print(_table(f"룰사전 attack summary: {len(summary) - failed} of {len(summary)} targets met"
+                 + (f", {failed} **FAIL**" if failed else ""), summary))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
