@@ -48,11 +48,6 @@ class Gate:
         self._wait = wait
         self._waiting = 0
 
-    @property
-    def busy(self) -> bool:
-        """True when a new request would have to wait."""
-        return self._slots.value == 0
-
     def try_enter(self) -> bool:
         """Take a slot only if one is free now (for optional work such as 404 suggestions)."""
         try:
