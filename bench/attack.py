@@ -51,8 +51,8 @@ from urllib.parse import quote, urlsplit
 
 from app.settings import Settings
 from bench import hostile_queries
-from bench.load import cpu_seconds, worker_pids
-from bench.server import rss_kib, running_server
+from bench.load import cpu_seconds
+from bench.server import rss_kib, running_server, serving_pids
 
 LUA = Path(__file__).with_name("attack.lua")
 SEED = 20261201
@@ -219,10 +219,10 @@ def _warm_probe_target(port: int) -> None:
 
 def _flood(server: _Server, seconds: int, paths_file: Path) -> tuple[WrkResult, _ProbeLog, bool]:
     _warm_probe_target(server.port)
-    workers, log = worker_pids(server.pid), _ProbeLog()
+    workers, log = serving_pids(server.pid), _ProbeLog()
     with _in_background(lambda stop: _probe(server.port, stop, log)):
         result = _run_wrk(server, seconds, "flood", str(paths_file), "1")
-    return result, log, worker_pids(server.pid) != workers
+    return result, log, serving_pids(server.pid) != workers
 
 
 def _flood_rows(result: WrkResult, log: _ProbeLog, restarted: bool) -> list[Row]:
@@ -262,7 +262,7 @@ class _Memory:
 
 def _sample_rss(server_pid: int, stop: threading.Event, samples: dict[int, list[float]]) -> None:
     while not stop.wait(1.0):
-        for pid in worker_pids(server_pid):
+        for pid in serving_pids(server_pid):
             with contextlib.suppress(OSError, RuntimeError):
                 samples.setdefault(pid, []).append(rss_kib(pid) / 1024)
 
@@ -271,7 +271,7 @@ def _bust(server: _Server, budget: int, max_seconds: int,
           warmup: int) -> tuple[WrkResult, _Memory]:
     _run_wrk(server, max_seconds, "bust", str(warmup), str(SEED + 1))
     time.sleep(2)
-    workers = worker_pids(server.pid)
+    workers = serving_pids(server.pid)
     memory = _Memory({pid: rss_kib(pid) / 1024 for pid in workers})
     cpu0 = {pid: cpu_seconds([pid]) for pid in workers}
     with _in_background(lambda stop: _sample_rss(server.pid, stop, memory.samples)):

@@ -57,7 +57,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from bench.server import free_port
+from bench.server import free_port, rss_kib, serving_pids
 
 ROOT = Path(__file__).resolve().parents[1]
 QUERIES = Path(__file__).with_name("search-queries.dev.json")
@@ -187,40 +187,12 @@ def wait_ready(port: int, proc: subprocess.Popen[bytes], timeout: float) -> floa
     raise RuntimeError(f"/readyz did not answer within {timeout:.0f} s")
 
 
-def _children(pid: int) -> list[int]:
-    found: list[int] = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        # pid (comm) state ppid …: comm may hold spaces and parentheses, so split after the last ")"
-        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-            found.append(int(entry.name))
-    return sorted(found)
-
-
-def worker_pids(server_pid: int) -> list[int]:
-    """uvicorn's worker processes (multiprocessing spawn children) of the server process."""
-    workers = []
-    for pid in _children(server_pid):
-        with contextlib.suppress(OSError):
-            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-            if b"spawn_main" in cmdline:
-                workers.append(pid)
-    return workers or [server_pid]  # one worker: uvicorn serves in the server process itself
-
-
 def rss_mib(pid: int) -> float | None:
+    """`rss_kib` in MiB, or None once the process is gone."""
     try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
+        return rss_kib(pid) / 1024
+    except (OSError, RuntimeError):
         return None
-    return None
 
 
 def cpu_seconds(pids: Sequence[int]) -> float:
@@ -473,12 +445,12 @@ def main(argv: list[str] | None = None) -> int:
 
             if args.warmup:
                 load(args.warmup)
-            workers = worker_pids(proc.pid)
+            workers = serving_pids(proc.pid)
             first = {pid: rss_mib(pid) or 0.0 for pid in workers}
             cpu0 = cpu_seconds([proc.pid, *workers])
             result = load(args.duration)
             cpu1 = cpu_seconds([proc.pid, *workers])
-            after = worker_pids(proc.pid)
+            after = serving_pids(proc.pid)
             rss = {pid: (first[pid], rss_mib(pid) or 0.0) for pid in workers}
             services = service_times(port, paths, per_kind=40, gzip=args.gzip)
         finally:

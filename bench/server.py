@@ -88,3 +88,27 @@ def rss_kib(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+def worker_pids(server_pid: int) -> list[int]:
+    """uvicorn's worker processes of `server_pid` (its multiprocessing children, without the
+    resource tracker); with one worker, uvicorn serves in `server_pid` itself and this is []."""
+    found: set[int] = set()
+    for task in Path(f"/proc/{server_pid}/task").glob("*"):
+        try:
+            children = (task / "children").read_text().split()
+        except OSError:  # a thread that just ended
+            continue
+        for pid in map(int, children):
+            try:
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            except OSError:  # a child that just ended
+                continue
+            if b"spawn_main" in cmdline and b"resource_tracker" not in cmdline:
+                found.add(pid)
+    return sorted(found)
+
+
+def serving_pids(server_pid: int) -> list[int]:
+    """The processes that answer requests: the workers, or the server itself with one worker."""
+    return worker_pids(server_pid) or [server_pid]

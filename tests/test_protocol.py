@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from app.web import limits
-from bench.server import running_server
+from bench.server import rss_kib, running_server
 
 ROOT = Path(__file__).resolve().parents[1]
 #: uvicorn's default keep-alive timeout (`python -m app serve` does not change it).
@@ -56,13 +56,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[_Server]:
 
 def _connect(server: _Server, timeout: float = 5.0) -> socket.socket:
     return socket.create_connection((server.host, server.port), timeout=timeout)
-
-
-def _rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text(encoding="ascii").splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    raise AssertionError(f"no VmRSS for {pid}")
 
 
 def _read_until_closed(sock: socket.socket, deadline: float) -> bytes:
@@ -119,7 +112,7 @@ def _wait_for_log(server: _Server, needle: str, count: int) -> int:
 def test_huge_header_is_cut_off_without_being_buffered(server: _Server) -> None:
     total = 32 * 1024 * 1024
     chunk = b"a" * 65_536
-    before = _rss_kib(server.pid)
+    before = rss_kib(server.pid)
     peak = before
     sent = 0
     answer = b""
@@ -132,14 +125,14 @@ def test_huge_header_is_cut_off_without_being_buffered(server: _Server) -> None:
             while sent < total:
                 sock.sendall(chunk)
                 sent += len(chunk)
-                peak = max(peak, _rss_kib(server.pid))
+                peak = max(peak, rss_kib(server.pid))
                 if select.select([sock], [], [], 0)[0]:
                     break
         except (BrokenPipeError, ConnectionResetError):
             pass
         # Measured while the connection may still be open: a server that buffers the header
         # still holds it now.
-        peak = max(peak, _rss_kib(server.pid))
+        peak = max(peak, rss_kib(server.pid))
         answer = _read_until_closed(sock, time.monotonic() + 5)
     assert answer == b"" or answer.startswith(b"HTTP/1.1 431 "), answer[:200]
     assert sent <= total // 8, f"{sent} bytes accepted before the server stopped"

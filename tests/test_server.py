@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.server import running_server
+from bench.server import running_server, worker_pids
 from tests.conftest import DATA, ROOT
 from tests.raw import wait_for
 
@@ -87,21 +87,8 @@ def _title(base: str, entry_id: str) -> str:
 
 
 def _workers(parent: int) -> set[int]:
-    """The worker processes of `parent` (its children, without multiprocessing's tracker)."""
-    pids: set[int] = set()
-    for task in Path(f"/proc/{parent}/task").glob("*"):
-        try:
-            children = (task / "children").read_text().split()
-        except OSError:  # a thread that just ended
-            continue
-        for pid in map(int, children):
-            try:
-                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-            except OSError:  # a child that just ended
-                continue
-            if b"resource_tracker" not in cmdline:
-                pids.add(pid)
-    return pids
+    """The worker processes of `parent`."""
+    return set(worker_pids(parent))
 
 
 def _startups(log: Path) -> int:

@@ -20,6 +20,7 @@ from app.errors import AppError
 from app.urls import Urls
 from app.web import context, offline, search_context
 from app.web.body import read_form_body, same_origin
+from app.web.cache import accepts_gzip
 from app.web.etags import etag_matches
 from app.web.hosts import public_base
 from app.web.inputs import OWNED_COOKIE, owned_of
@@ -253,7 +254,7 @@ async def static_file(request: Request, name: str) -> Response:
     headers = {"cache-control": cache, "etag": asset.etag, "vary": "Accept-Encoding"}
     if etag_matches(request.headers.get("if-none-match", ""), asset.etag):
         return Response(status_code=304, headers=headers)
-    if asset.gzipped is not None and "gzip" in request.headers.get("accept-encoding", ""):
+    if asset.gzipped is not None and accepts_gzip(request.headers):
         return Response(asset.gzipped, media_type=asset.media_type,
                         headers={**headers, "content-encoding": "gzip"})
     return Response(asset.body, media_type=asset.media_type, headers=headers)
