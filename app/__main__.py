@@ -15,8 +15,9 @@ from app.settings import Settings, describe
 
 def _check(data_dir: Path) -> int:
     problems = check_data(data_dir)
+    # The findings are diagnostics (stderr); the summary line is the command's answer.
     for problem in problems:
-        print(problem)
+        print(problem, file=sys.stderr)
     errors = sum(p.error for p in problems)
     warnings = len(problems) - errors
     print(f"{data_dir}: {errors} error(s), {warnings} warning(s)")

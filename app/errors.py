@@ -15,12 +15,15 @@ class DataError(Exception):
     so a self-hoster can fix the file without reading a traceback.
     """
 
-    def __init__(self, file: str, entry: str, problem: str) -> None:
+    def __init__(self, file: str, entry: str, problem: str, *, more: int = 0) -> None:
         self.file = printable(file)
         self.entry = printable(entry)
         self.problem = printable(problem)
+        #: How many other errors the data has (a failed start names only the first).
+        self.more = more
         where = f"{self.file}: {self.entry}" if entry else self.file
-        super().__init__(f"{where}: {self.problem}")
+        tail = f"; and {more} more (python -m app check)" if more else ""
+        super().__init__(f"{where}: {self.problem}{tail}")
 
 
 class AppError(Exception):

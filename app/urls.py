@@ -29,8 +29,10 @@ class Urls:
         return self.path("/")
 
     def entry(self, entry_id: str, anchor: str | None = None) -> str:
-        # Ids contain spaces ("Tarot Slot") and Hangul; "/" must not split the path segment.
-        path = self.path("/rules/" + quote(entry_id, safe=""))
+        # Ids contain spaces ("Tarot Slot"), Hangul, "?", "#", "%" and quotes: all encoded.
+        # "/" stays a separator (`en/Attack_of_Opportunity`, `faq/wilds/2`); the route takes
+        # the rest of the path, and `app.corpus.ids` rejects ids a browser would rewrite.
+        path = self.path("/rules/" + quote(entry_id, safe="/"))
         return f"{path}#{quote(anchor, safe='-_.')}" if anchor else path
 
     def source(self, source_id: str) -> str:

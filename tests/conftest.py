@@ -37,12 +37,24 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
         yield test_client
 
 
+#: The games of a small test manifest (no names files: every collection code is undeclared).
+GAMES = [{"id": "ahlcg", "name": "아컴호러 카드게임"}, {"id": "eh", "name": "엘드리치 호러"}]
+
+
+def write_manifest(folder: Path, sources: list[dict[str, Any]], **extra: Any) -> Path:
+    """A data folder's manifest declaring `sources`, with the bundled icon file beside it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    manifest = {"icons": "icons.json", "games": GAMES, "sources": sources, **extra}
+    (folder / "sources.json").write_text(json.dumps(manifest, ensure_ascii=False),
+                                         encoding="utf-8")
+    (folder / "icons.json").write_bytes((DATA / "icons.json").read_bytes())
+    return folder
+
+
 def write_rules_data(folder: Path, rules: Any, *, raw: str | bytes | None = None) -> Path:
     """A data folder with one rules.json source holding `rules` (or the literal `raw` text)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    manifest = {"sources": [{"id": "t", "game": "ahlcg", "title": "테스트", "parser": "rules-json",
-                             "file": "rules.json"}]}
-    (folder / "sources.json").write_text(json.dumps(manifest), encoding="utf-8")
+    write_manifest(folder, [{"id": "t", "game": "ahlcg", "title": "테스트",
+                             "parser": "rules-json", "file": "rules.json"}])
     content = raw if raw is not None else json.dumps(rules, ensure_ascii=False)
     target = folder / "rules.json"
     if isinstance(content, bytes):

@@ -43,9 +43,10 @@ def test_tree_structure_and_reading_order(corpus: Corpus) -> None:
     assert orders == sorted(orders)
 
 
-def test_all_four_sources_are_loaded(corpus: Corpus) -> None:
+def test_every_declared_source_is_loaded(corpus: Corpus) -> None:
     assert [s.id for s in corpus.sources] == [
-        "ahlcg-reference", "ahlcg-rulebook", "eh-rulebook", "eh-reference"]
+        "ahlcg-reference", "ahlcg-rulebook", "ahlcg-faq", "ahlcg-reference-en", "eh-rulebook",
+        "eh-reference"]
     for source in corpus.sources:
         assert source.entry_ids, source.id
 
@@ -147,7 +148,9 @@ def test_missing_file_and_bad_manifest(tmp_path: Path) -> None:
     (folder / "rules.json").unlink()
     with pytest.raises(DataError, match=r"^rules.json: file not found$"):
         load_corpus(folder)
-    (folder / "sources.json").write_text('{"sources": [{"id": "x"}]}', encoding="utf-8")
+    (folder / "sources.json").write_text(
+        '{"icons": "icons.json", "games": [{"id": "ahlcg", "name": "가"}], '
+        '"sources": [{"id": "x"}]}', encoding="utf-8")
     expected = r'sources.json: sources\[0\]: missing or empty string field "game"'
     with pytest.raises(DataError, match=expected):
         load_corpus(folder)
@@ -155,13 +158,14 @@ def test_missing_file_and_bad_manifest(tmp_path: Path) -> None:
 
 def test_warnings_for_links_icons_and_empty_entries(tmp_path: Path) -> None:
     rules = [
-        {"id": "A", "title": "가", "text": "[나](#B) [없음](#Nowhere) [tentacle]"},
+        {"id": "A", "title": "가", "text": "[나](#B) [없음](#Nowhere) [tentacle] [reacton]"},
         {"id": "B", "title": "나", "text": "[가](#a)"},
         {"id": "C", "title": "다"},
     ]
     lines = [str(p) for p in check_data(write_rules_data(tmp_path, rules))]
     assert lines == [
-        'warning: rules.json: [0] (id "A"): unknown icon [tentacle]',
+        'warning: rules.json: [0] (id "A"): [reacton] is not an icon (did you mean '
+        '[reaction]?)',
         'warning: rules.json: [0] (id "A"): broken link (#Nowhere)',
         'warning: rules.json: [1] (id "B"): link #a matches A only when case is ignored',
         'warning: rules.json: [2] (id "C"): empty entry',

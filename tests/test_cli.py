@@ -22,7 +22,8 @@ def _run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedP
 def test_check_on_the_bundled_data_lists_warnings_and_passes() -> None:
     result = _run("-m", "app", "check", "--data-dir", str(DATA))
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "broken link (#_ST_2)" in result.stdout
+    # Findings go to stderr, the summary to stdout.
+    assert "broken link (#_ST_2)" in result.stderr and "broken link" not in result.stdout
     assert "0 error(s)" in result.stdout
 
 
@@ -30,7 +31,7 @@ def test_check_fails_on_duplicate_ids(tmp_path: Path) -> None:
     folder = write_rules_data(tmp_path, [{"id": "A", "title": "가"}, {"id": "A", "title": "나"}])
     result = _run("-m", "app", "check", "--data-dir", str(folder))
     assert result.returncode == 1
-    assert 'error: rules.json: [1] (id "A"): duplicate id "A"' in result.stdout
+    assert 'error: rules.json: [1] (id "A"): duplicate id "A"' in result.stderr
 
 
 def test_server_refuses_broken_data_with_one_line_and_no_traceback(tmp_path: Path) -> None:

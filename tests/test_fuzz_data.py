@@ -24,13 +24,14 @@ from hypothesis import strategies as st
 from app.corpus.build import load_corpus
 from app.corpus.models import Corpus
 from app.errors import DataError
+from tests.conftest import write_manifest
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "data"
 FILE = "ahlcg-rules.json"
 ORIGINAL = (DATA / FILE).read_bytes()
-MANIFEST = {"sources": [{"id": "ahlcg-reference", "game": "ahlcg", "title": "참조 안내서",
-                         "parser": "rules-json", "file": FILE}]}
+SOURCES = [{"id": "ahlcg-reference", "game": "ahlcg", "title": "참조 안내서",
+            "parser": "rules-json", "file": FILE}]
 FIELDS = ("id", "title", "text", "rules", "table", "cycle")
 
 JsonValue = Any
@@ -146,7 +147,7 @@ def data_folder(content: bytes) -> Iterator[Path]:
     """A data folder with the one-source manifest and `content` as the rules file."""
     folder = Path(tempfile.mkdtemp(prefix="rules-fuzz-"))
     try:
-        (folder / "sources.json").write_text(json.dumps(MANIFEST), encoding="utf-8")
+        write_manifest(folder, SOURCES)
         (folder / FILE).write_bytes(content)
         yield folder
     finally:

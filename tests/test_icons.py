@@ -1,136 +1,94 @@
-"""Tests for the inline SVG game icons in ``app.render.icons``."""
+"""The icon set: loaded from the data's icon file, drawn safely, labelled per language."""
 
 from __future__ import annotations
 
+import json
 import re
 import xml.etree.ElementTree as ET
 from html import unescape
+from pathlib import Path
 
 import pytest
 
-from app.render import icons
-from app.render.icons import ICONS, Icon, icon_html
+from app.errors import DataError
+from app.render.icons import IconSet, load_icons
+from tests.conftest import DATA
 
+ICONS = load_icons(DATA, "icons.json")
+#: The Korean names the community uses (NOTES), and the newer data's icons.
 EXPECTED_LABELS: dict[str, str] = {
-    "action": "행동",
-    "free": "자유 격발",
-    "reaction": "반응 격발",
-    "fast": "신속",
-    "per_investigator": "조사자당",
-    "elder_sign": "고대 표식",
-    "skull": "해골",
-    "cultist": "광신도",
-    "tablet": "석판",
-    "elder_thing": "고대의 것",
-    "auto_fail": "자동 실패",
-    "bless": "축복",
-    "curse": "저주",
-    "willpower": "의지",
-    "intellect": "지식",
-    "combat": "힘",
-    "agility": "민첩",
-    "wild": "만능",
-    "guardian": "수호자",
-    "seeker": "탐구자",
-    "rogue": "무법자",
-    "mystic": "신비주의자",
-    "survivor": "생존자",
+    "action": "행동", "free": "자유 격발", "reaction": "반응 격발", "fast": "신속",
+    "per_investigator": "조사자당", "elder_sign": "고대 표식", "skull": "해골",
+    "cultist": "광신도", "tablet": "석판", "elder_thing": "고대의 것", "auto_fail": "자동 실패",
+    "bless": "축복", "curse": "저주", "willpower": "의지", "intellect": "지식", "combat": "힘",
+    "agility": "민첩", "wild": "만능", "guardian": "수호자", "seeker": "탐구자",
+    "rogue": "무법자", "mystic": "신비주의자", "survivor": "생존자",
+    "frost": "서리", "day": "낮", "night": "밤",
 }
-
 TOKENS = sorted(EXPECTED_LABELS)
 SVG_NS = "{http://www.w3.org/2000/svg}"
 ALLOWED_TAGS = {"svg", "g", "path", "circle", "rect", "polygon", "ellipse", "line", "polyline"}
 
 
-def _svg_part(html: str) -> str:
-    start = html.index("<svg")
-    end = html.index("</svg>") + len("</svg>")
-    return html[start:end]
-
-
-def test_all_tokens_present_with_korean_labels() -> None:
-    assert set(ICONS) == set(EXPECTED_LABELS)
-    assert len(ICONS) == 23
+def test_every_icon_has_its_korean_and_english_label() -> None:
+    assert set(ICONS.icons) == set(EXPECTED_LABELS)
     for token, label in EXPECTED_LABELS.items():
-        icon = ICONS[token]
-        assert isinstance(icon, Icon)
-        assert icon.token == token
-        assert icon.label == label
+        assert ICONS.label(token) == label
+        assert ICONS.label(token, "en").isascii()
+    # A language the file does not name falls back to Korean.
+    assert ICONS.label("reaction", "fr") == "반응 격발"
 
 
 def test_unknown_token_is_none() -> None:
-    assert icon_html("no_such_icon") is None
-    assert icon_html("") is None
-    assert icon_html("Action") is None
-
-
-def test_icons_mapping_is_read_only() -> None:
-    with pytest.raises(TypeError):
-        ICONS["action"] = ICONS["free"]  # type: ignore[index]
+    assert ICONS.html("no_such_icon") is None
+    assert ICONS.html("period") is None
+    assert ICONS.html("Action") is None
 
 
 @pytest.mark.parametrize("token", TOKENS)
-def test_exact_html_shape(token: str) -> None:
-    icon = ICONS[token]
-    html = icon_html(token)
-    assert html is not None
-    assert "\n" not in html
-    assert html == (
-        f'<span class="icon icon-{token}" role="img" aria-label="{icon.label}" '
-        f'title="{icon.label}"><svg viewBox="0 0 24 24" width="1em" height="1em" '
-        f'aria-hidden="true" focusable="false">{icon.body}</svg></span>'
-    )
-
-
-@pytest.mark.parametrize("token", TOKENS)
-def test_svg_is_well_formed_and_safe(token: str) -> None:
-    html = icon_html(token)
-    assert html is not None
-    svg = _svg_part(html)
-    # Parse with the SVG namespace declared, as a browser would treat inline SVG.
+def test_svg_is_well_formed_safe_and_follows_the_text_colour(token: str) -> None:
+    html = ICONS.html(token)
+    assert html is not None and "\n" not in html
+    svg = html[html.index("<svg"):html.index("</svg>") + len("</svg>")]
     root = ET.fromstring(svg.replace("<svg ", f'<svg xmlns="{SVG_NS[1:-1]}" ', 1))
-    assert root.tag == f"{SVG_NS}svg"
     assert root.get("viewBox") == "0 0 24 24"
     for element in root.iter():
-        assert element.tag.startswith(SVG_NS)
-        assert element.tag[len(SVG_NS) :] in ALLOWED_TAGS
+        assert element.tag[len(SVG_NS):] in ALLOWED_TAGS
         for attribute in element.attrib:
-            assert attribute not in {"id", "style", "class"}
-            assert not attribute.startswith("on")
-            assert "href" not in attribute
-    lowered = html.lower()
-    for forbidden in ("style=", " id=", "<script", "href", "url(", "javascript:"):
-        assert forbidden not in lowered
+            assert attribute not in {"id", "style", "class"} and not attribute.startswith("on")
+    colours = re.findall(r'(?:fill|stroke)="([^"]*)"', ICONS.icons[token].body)
+    assert colours and set(colours) <= {"currentColor", "none"}
+    assert len(ICONS.icons[token].body.encode()) < 700
 
 
-@pytest.mark.parametrize("token", TOKENS)
-def test_body_uses_current_color_only(token: str) -> None:
-    body = ICONS[token].body
-    assert "currentColor" in body
-    colours = re.findall(r'(?:fill|stroke)="([^"]*)"', body)
-    assert colours
-    assert set(colours) <= {"currentColor", "none"}
+def _icon_file(tmp_path: Path, svg: str, label: object = None) -> Path:
+    icon = {"token": "x", "label": label or {"ko": "엑스"}, "svg": svg}
+    (tmp_path / "icons.json").write_text(json.dumps({"icons": [icon]}), encoding="utf-8")
+    return tmp_path
 
 
-@pytest.mark.parametrize("token", TOKENS)
-def test_body_is_small(token: str) -> None:
-    assert len(ICONS[token].body.encode()) < 700
+@pytest.mark.parametrize(("svg", "problem"), [
+    ('<script>alert(1)</script>', "<script> is not a plain shape"),
+    ('<path d="M0 0" onload="alert(1)"/>', 'attribute "onload"'),
+    ('<path d="M0 0" style="fill:red"/>', 'attribute "style"'),
+    ('<use href="#a"/>', "<use> is not a plain shape"),
+    ('<path fill="red" d="M0 0"/>', 'fill="red": drawings use currentColor or none'),
+    ('<path d="M0 0"', "not well-formed"),
+    ('<g>text</g>', "text inside the drawing"),
+])
+def test_an_unsafe_drawing_is_refused_with_one_line(tmp_path: Path, svg: str,
+                                                    problem: str) -> None:
+    with pytest.raises(DataError) as caught:
+        load_icons(_icon_file(tmp_path, svg), "icons.json")
+    assert str(caught.value).startswith('icons.json: icons[0] (token "x"): "svg": ')
+    assert problem in str(caught.value) and "\n" not in str(caught.value)
 
 
-def test_label_is_escaped(monkeypatch: pytest.MonkeyPatch) -> None:
-    nasty = Icon(token="action", label="<b>\"x\" & 'y'</b>", body='<path fill="currentColor"/>')
-    monkeypatch.setattr(icons, "ICONS", {**ICONS, "action": nasty})
-    html = icon_html("action")
-    assert html is not None
-    assert "<b>" not in html
-    assert 'aria-label="&lt;b&gt;&quot;x&quot; &amp; &#x27;y&#x27;&lt;/b&gt;"' in html
+def test_labels_are_escaped(tmp_path: Path) -> None:
+    nasty = "<b>\"x\" & 'y'</b>"
+    icons: IconSet = load_icons(_icon_file(tmp_path, '<path fill="currentColor" d="M0 0"/>',
+                                           {"ko": nasty}), "icons.json")
+    html = icons.html("x")
+    assert html is not None and "<b>" not in html
     label = re.search(r'aria-label="([^"]*)"', html)
-    assert label is not None
-    assert unescape(label.group(1)) == nasty.label
-
-
-def test_korean_labels_are_not_mangled() -> None:
-    html = icon_html("reaction")
-    assert html is not None
-    assert 'aria-label="반응 격발"' in html
-    assert 'title="반응 격발"' in html
+    assert label is not None and unescape(label.group(1)) == nasty

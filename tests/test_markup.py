@@ -4,7 +4,21 @@ from __future__ import annotations
 
 import pytest
 
-from app.render.markup import LinkTarget, render, render_inline
+from app.render.icons import load_icons
+from app.render.markup import LinkTarget, Rendered, Resolver
+from app.render.markup import render as _render
+from app.render.markup import render_inline as _render_inline
+from tests.conftest import DATA
+
+ICONS = load_icons(DATA, "icons.json")
+
+
+def render(body: str, resolver: Resolver, lang: str = "ko") -> Rendered:
+    return _render(body, resolver, ICONS, lang)
+
+
+def render_inline(text: str, resolver: Resolver, lang: str = "ko") -> Rendered:
+    return _render_inline(text, resolver, ICONS, lang)
 
 
 def _resolver(href: str) -> LinkTarget | None:
@@ -67,10 +81,24 @@ def test_icon_before_parenthesis_is_not_a_link() -> None:
     assert out.problems == []
 
 
-def test_unknown_icon_stays_literal_and_is_reported() -> None:
-    out = render("[tentacle] 토큰", _resolver)
-    assert "[tentacle]" in out.html
-    assert out.problems == ["unknown icon [tentacle]"]
+def test_a_bracketed_word_that_is_not_an_icon_is_text_without_a_warning() -> None:
+    out = render("Limit 1 per [period]. [tentacle] 토큰", _resolver)
+    assert "[period]" in out.html and "[tentacle]" in out.html
+    assert out.problems == []
+
+
+def test_a_near_miss_of_an_icon_is_text_with_a_warning() -> None:
+    out = render("[reacton] 기능", _resolver)
+    assert "[reacton]" in out.html
+    assert out.problems == ["[reacton] is not an icon (did you mean [reaction]?)"]
+
+
+def test_newer_icons_are_drawn_and_labelled_in_the_entry_language() -> None:
+    korean = render("[frost] 토큰, [day], [night]", _resolver)
+    english = render("a [frost] token", _resolver, lang="en")
+    assert 'aria-label="서리"' in korean.html and 'aria-label="낮"' in korean.html
+    assert 'aria-label="밤"' in korean.html and "[frost]" not in korean.html
+    assert english.text == "a Frost token" and 'aria-label="Frost"' in english.html
 
 
 def test_bracketed_korean_prose_is_not_an_icon() -> None:

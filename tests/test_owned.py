@@ -26,15 +26,36 @@ def player(tmp_path: Path) -> TestClient:
                       base_url=LOCAL)
 
 
+KNOWN = frozenset({"dwl", "ptc", "tfa", "tcu"})
+
+
+def _cookie(response: object) -> str:
+    header: str = response.headers["set-cookie"]  # type: ignore[attr-defined]
+    return header.split(";", 1)[0].removeprefix("owned=")
+
+
 def test_cookie_format_round_trips() -> None:
-    assert parse_owned(format_owned({"ptc", "dwl"})) == frozenset({"dwl", "ptc"})
-    assert parse_owned(format_owned(set())) == frozenset()
-    assert format_owned({"dwl", "ptc", "tfa", "tcu", "tde", "tic", "eoe", "side",
-                         "investigator", "parallel"}) == ""
-    assert parse_owned("") is None and parse_owned("nonsense") is None
+    assert format_owned({"ptc", "dwl"}, KNOWN) == "-tcu.tfa"
+    assert parse_owned(format_owned({"ptc", "dwl"}, KNOWN), KNOWN) == frozenset({"dwl", "ptc"})
+    assert parse_owned(format_owned(set(), KNOWN), KNOWN) == frozenset()
+    assert format_owned(KNOWN, KNOWN) == ""
+    assert parse_owned("", KNOWN) is None and parse_owned("nonsense", KNOWN) is None
+    # The older forms (the owned codes; "none") are still read.
+    assert parse_owned("dwl.ptc", KNOWN) == frozenset({"dwl", "ptc"})
+    assert parse_owned("none", KNOWN) == frozenset()
     assert is_hidden(("tcu", "tde"), frozenset({"dwl"}))
     assert not is_hidden(("tcu", "tde"), frozenset({"tde"}))
     assert not is_hidden((), frozenset())
+
+
+def test_a_collection_added_later_is_shown_until_unticked() -> None:
+    cookie = format_owned({"dwl"}, KNOWN)  # chosen before "tskc" existed
+    newer = KNOWN | {"tskc"}
+    owned = parse_owned(cookie, newer)
+    assert owned is not None and "tskc" in owned and "tcu" not in owned
+    assert not is_hidden(("tskc",), owned)
+    # Codes the data does not have never reach a cache key.
+    assert parse_owned("-tcu.zz-attacker", KNOWN) == KNOWN - {"tcu"}
 
 
 def test_default_shows_everything(player: TestClient) -> None:
@@ -47,8 +68,10 @@ def test_choosing_collections_hides_other_rules_from_the_index(player: TestClien
     saved = player.post("/settings", data={"form": SETTINGS_FORM, "owned": ["dwl", "ptc"]},
                         follow_redirects=False)
     assert saved.status_code == 303
-    assert "owned=dwl.ptc" in saved.headers["set-cookie"]
-    player.cookies.set("owned", "dwl.ptc")
+    value = _cookie(saved)
+    assert value.startswith("-") and {"tcu", "tfa"} <= set(value[1:].split("."))
+    assert not {"dwl", "ptc"} & set(value[1:].split("."))
+    player.cookies.set("owned", value)
     settings = player.get("/settings").text
     assert 'value="dwl" checked' in settings and 'value="tcu" checked' not in settings
 
@@ -78,8 +101,9 @@ def test_search_ranks_rules_of_other_collections_last_and_marks_them(player: Tes
 
 
 def test_clearing_the_choice_restores_everything(player: TestClient) -> None:
-    everything = ["dwl", "ptc", "tfa", "tcu", "tde", "tic", "eoe", "side", "investigator",
-                  "parallel"]
+    settings = player.get("/settings").text
+    everything = [part.split('"', 1)[0] for part in settings.split('name="owned" value="')[1:]]
+    assert {"dwl", "tcu", "parallel"} <= set(everything)
     saved = player.post("/settings", data={"form": SETTINGS_FORM, "owned": everything},
                         follow_redirects=False)
     assert 'owned=""' in saved.headers["set-cookie"] or "Max-Age=0" in saved.headers["set-cookie"]

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from urllib.parse import quote
 
 from fastapi.testclient import TestClient
 
 from app.corpus.models import Corpus
 from app.settings import Settings
+from app.urls import Urls
 from app.web.app import create_app
 from tests.conftest import LOCAL, write_rules_data
-
-_RAW_TOKEN = re.compile(r"\[(?:[a-z_]+)\]")
 
 
 def _visible(html: str) -> str:
@@ -21,16 +19,22 @@ def _visible(html: str) -> str:
     return re.sub(r"<[^>]*>", " ", html)
 
 
-def test_every_page_answers_200_in_korean(client: TestClient, corpus: Corpus) -> None:
-    urls = ["/", "/timing", *[f"/sources/{s.id}" for s in corpus.sources]]
-    urls += ["/rules/" + quote(e.id, safe="") for e in corpus]
-    for url in urls:
+def test_every_page_answers_200_in_its_language(client: TestClient, corpus: Corpus) -> None:
+    """Every source and entry (translations and the FAQ included) at the URL links use."""
+    # An icon's token left as text is a rendering bug; other bracketed words ("[period]") are
+    # the data's own text.
+    tokens = "|".join(map(re.escape, corpus.icons.icons))
+    raw_token = re.compile(rf"\[(?:{tokens})\]")
+    urls = [("/", "ko"), ("/timing", "ko")]
+    urls += [(Urls().source(s.id), s.spec.lang) for s in corpus.sources]
+    urls += [(Urls().entry(e.id), e.lang) for e in corpus]
+    for url, lang in urls:
         response = client.get(url)
         assert response.status_code == 200, url
         html = response.text
-        assert '<html lang="ko"' in html, url
+        assert f'<html lang="{lang}"' in html, url
         assert "](#" not in html, url
-        assert not _RAW_TOKEN.search(_visible(html)), (url, _RAW_TOKEN.search(_visible(html)))
+        assert not raw_token.search(_visible(html)), (url, raw_token.search(_visible(html)))
 
 
 def test_entry_page_shows_breadcrumb_badges_backlinks_and_neighbours(client: TestClient) -> None:

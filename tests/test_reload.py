@@ -58,5 +58,7 @@ def test_broken_data_volume_stops_the_start_with_one_line(tmp_path: Path) -> Non
                          "PATH": "/usr/bin:/bin"},
     )
     assert result.returncode == 1
+    # Two sources read that file: the first error, and how many more `check` lists.
     assert result.stderr.strip() == ("룰사전: cannot start: eh-rules.txt: byte 0: "
-                                     "not UTF-8 text (invalid start byte)")
+                                     "not UTF-8 text (invalid start byte); "
+                                     "and 1 more (python -m app check)")

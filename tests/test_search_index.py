@@ -6,6 +6,7 @@ from pathlib import Path
 
 from app.corpus.build import load_corpus
 from app.search import SearchIndex
+from app.search.documents import documents
 from app.search.index import entry_fields
 from tests.conftest import write_rules_data
 
@@ -51,7 +52,7 @@ def test_broken_index_folder_is_rebuilt(tmp_path: Path) -> None:
 
 def test_fields_are_pretokenized(tmp_path: Path) -> None:
     corpus = load_corpus(write_rules_data(tmp_path / "data", RULES))
-    fields = entry_fields(corpus.entries["Attack_of_Opportunity"])
+    fields = entry_fields(next(d for d in documents(corpus) if d.id == "Attack_of_Opportunity"))
     assert "틈새공격" in fields["title_w"].split()
     assert {"attack", "opportunity", "attackofopportunity"} <= set(fields["alias"].split())
     assert {"교전", "중인", "적이", "적", "공격"} <= set(fields["body_w"].split())

@@ -28,6 +28,7 @@ from whoosh import index as whoosh_index
 from app.corpus.build import load_corpus
 from app.corpus.models import Corpus
 from app.search import index as search_index
+from app.search.documents import documents
 from bench.server import running_server
 from tests.conftest import DATA, ROOT, write_rules_data
 
@@ -83,8 +84,8 @@ def _plant(folder: Path, corpus: Corpus, marker: Path) -> None:
     schema.payload = _Payload(f"touch {shlex.quote(str(marker))}")
     folder.mkdir()
     writer = whoosh_index.create_in(str(folder), schema).writer()
-    for entry in corpus:
-        writer.add_document(**search_index.entry_fields(entry))
+    for doc in documents(corpus):
+        writer.add_document(**search_index.entry_fields(doc))
     writer.commit()
     # The planted index is live: plain Whoosh runs the payload when it opens it.
     subprocess.run([sys.executable, "-c", "import sys; from whoosh import index; "

@@ -9,6 +9,7 @@ import pytest
 from app.corpus.models import Corpus, Entry
 from app.search import SearchIndex
 from app.search.analysis import compact_title, title_parts
+from app.search.documents import documents
 from bench.search import evaluate, load_queries, project_search
 
 
@@ -23,9 +24,10 @@ def ids(index: SearchIndex, query: str, **kwargs: object) -> list[str]:
 
 def _unique_titles(corpus: Corpus) -> list[Entry]:
     """Real entries whose title (as a compact key) no other entry shares."""
-    keys = Counter(compact_title(e.title) for e in corpus)
-    parts = Counter(p for e in corpus for p in set(title_parts(e.title)))
-    return [e for e in corpus if not e.placeholder and keys[compact_title(e.title)] == 1
+    searchable = [d.entry for d in documents(corpus)]
+    keys = Counter(compact_title(e.title) for e in searchable)
+    parts = Counter(p for e in searchable for p in set(title_parts(e.title)))
+    return [e for e in searchable if not e.placeholder and keys[compact_title(e.title)] == 1
             and all(parts[p] == 1 for p in title_parts(e.title)[:1])]
 
 

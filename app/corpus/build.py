@@ -7,6 +7,7 @@ every problem (errors and warnings) for `python -m app check`.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
 from collections import defaultdict
@@ -14,12 +15,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app.corpus.manifest import MANIFEST, load_manifest
-from app.corpus.models import Corpus, Entry, RawEntry, Source, SourceSpec
+from app.corpus.ids import id_problem
+from app.corpus.manifest import MANIFEST, Manifest, load_manifest
+from app.corpus.models import Corpus, Entry, GameSpec, RawEntry, Source, SourceSpec
 from app.corpus.normalize import compact, normalize_text
 from app.corpus.parsers import get_parser
 from app.corpus.tables import resolve_table
+from app.corpus.translations import pair_translations
+from app.corpus.vocabulary import load_game
 from app.errors import DataError, printable
+from app.render.icons import IconSet, load_icons
 from app.render.markup import LinkTarget, Rendered, render, render_inline
 from app.urls import Urls
 
@@ -60,7 +65,7 @@ def load_corpus(data_dir: Path, urls: Urls | None = None) -> Corpus:
     errors = [p for p in problems if p.error]
     if errors or corpus is None:
         first = errors[0]
-        raise DataError(first.file, first.entry, first.message)
+        raise DataError(first.file, first.entry, first.message, more=len(errors) - 1)
     return corpus
 
 
@@ -73,32 +78,55 @@ def check_data(data_dir: Path, urls: Urls | None = None) -> list[Problem]:
     return sorted(problems, key=lambda p: not p.error)
 
 
-def data_version(data_dir: Path, specs: Iterable[SourceSpec]) -> str:
-    """A content hash of the manifest and every data file: the data's version."""
+def data_version(data_dir: Path, files: Iterable[str]) -> str:
+    """A content hash of the manifest and every file it declares: the data's version."""
     digest = hashlib.sha256((data_dir / MANIFEST).read_bytes())
-    for file in sorted({spec.file for spec in specs}):
+    for file in sorted(set(files)):
         digest.update(file.encode())
         digest.update((data_dir / file).read_bytes())
     return digest.hexdigest()[:16]
 
 
+def _vocabulary(data_dir: Path, manifest: Manifest,
+                problems: list[Problem]) -> tuple[tuple[GameSpec, ...], IconSet]:
+    """The games with their names files, and the icon set; problems are errors."""
+    games: list[GameSpec] = []
+    for decl in manifest.games:
+        try:
+            games.append(load_game(data_dir, decl))
+        except DataError as exc:
+            problems.append(Problem(exc.file, exc.entry, exc.problem, error=True))
+    try:
+        icons = load_icons(data_dir, manifest.icons_file)
+    except DataError as exc:
+        problems.append(Problem(exc.file, exc.entry, exc.problem, error=True))
+        icons = IconSet({})
+    return tuple(games), icons
+
+
 def _build(data_dir: Path, urls: Urls) -> tuple[Corpus | None, list[Problem]]:
-    specs = load_manifest(data_dir)
+    manifest = load_manifest(data_dir)
+    specs = manifest.sources
     problems: list[Problem] = []
+    games, icons = _vocabulary(data_dir, manifest, problems)
     drafts: dict[str, _Draft] = {}
     order: dict[str, list[str]] = {}
     for spec in specs:
+        game = next((g for g in games if g.id == spec.game), None)
+        if game is None:
+            continue  # its names file failed, already reported
         try:
-            raws = _parse_source(data_dir, spec)
+            raws = [_namespaced(raw, spec) for raw in _parse_source(data_dir, spec, game)]
         except DataError as exc:
             problems.append(Problem(exc.file, exc.entry, exc.problem, error=True))
             continue
         order[spec.id] = []
+        problems.extend(_source_warnings(spec, game, raws))
         for raw in raws:
             where = _where(raw)
-            unpaired = _unpaired_surrogate(raw)
-            if unpaired:
-                problems.append(Problem(spec.file, where, unpaired, error=True))
+            unservable = _unpaired_surrogate(raw) or id_problem(raw.id[len(spec.namespace):])
+            if unservable:
+                problems.append(Problem(spec.file, where, unservable, error=True))
                 continue
             if raw.id in drafts:
                 other = drafts[raw.id]
@@ -116,15 +144,56 @@ def _build(data_dir: Path, urls: Urls) -> tuple[Corpus | None, list[Problem]]:
     if any(p.error for p in problems):
         return None, problems
 
-    linker = _Linker(drafts, urls, problems)
+    linker = _Linker(drafts, urls, problems, icons)
     for draft in drafts.values():
         linker.render(draft)
-    corpus = _freeze(specs, drafts, order, data_version(data_dir, specs), linker)
+    pairs, unpaired = pair_translations(specs, order)
+    problems.extend(Problem(spec.file, "", message) for spec, message in unpaired)
+    corpus = _freeze(specs, drafts, order, data_version(data_dir, manifest.files), linker,
+                     games, pairs)
     problems.extend(linker.problems_after_freeze(corpus))
     return corpus, problems
 
 
-def _parse_source(data_dir: Path, spec: SourceSpec) -> list[RawEntry]:
+def _namespaced(raw: RawEntry, spec: SourceSpec) -> RawEntry:
+    """A translation's entry with its id and parent under the translation's namespace."""
+    ns = spec.namespace
+    if not ns:
+        return raw
+    return dataclasses.replace(raw, id=ns + raw.id,
+                               parent=ns + raw.parent if raw.parent is not None else None)
+
+
+def _source_warnings(spec: SourceSpec, game: GameSpec, raws: list[RawEntry]) -> list[Problem]:
+    """What a source's file holds that the reference cannot show as the file meant it."""
+    found: list[Problem] = []
+    if not raws:
+        found.append(Problem(spec.file, "", "the file holds no entries"))
+    # Once per field name: a newer format's field shows up on many nodes.
+    first_unused: dict[str, RawEntry] = {}
+    for raw in raws:
+        for name in raw.unused:
+            first_unused.setdefault(name, raw)
+    for name, raw in first_unused.items():
+        found.append(Problem(spec.file, _where(raw),
+                             f'field "{name}" is not used by the "{spec.parser}" parser '
+                             "(ignored here and wherever else it appears)"))
+    found.extend(Problem(spec.file, _where(raw), note) for raw in raws for note in raw.notes)
+    declared = {c.code for c in game.collections}
+    unknown: dict[str, list[RawEntry]] = defaultdict(list)
+    for raw in raws:
+        for code in raw.cycles:
+            if code not in declared:
+                unknown[code].append(raw)
+    for code, tagged in unknown.items():
+        where = game.names_file or MANIFEST
+        found.append(Problem(spec.file, _where(tagged[0]),
+                             f'collection code "{code}" ({len(tagged)} entries) has no name: '
+                             f"shown as its code; add it to {where}"))
+    return found
+
+
+def _parse_source(data_dir: Path, spec: SourceSpec, game: GameSpec) -> list[RawEntry]:
     parser = get_parser(spec.parser)
     if parser is None:
         raise DataError(MANIFEST, f'source "{spec.id}"', f'unknown parser "{spec.parser}"')
@@ -139,16 +208,18 @@ def _parse_source(data_dir: Path, spec: SourceSpec) -> list[RawEntry]:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise DataError(spec.file, f"byte {exc.start}", f"not UTF-8 text ({exc.reason})") from None
-    return parser(text, spec)
+    return parser(text, spec, game)
 
 
 class _Linker:
     """Resolves links for each entry and records what could not be resolved."""
 
-    def __init__(self, drafts: dict[str, _Draft], urls: Urls, problems: list[Problem]) -> None:
+    def __init__(self, drafts: dict[str, _Draft], urls: Urls, problems: list[Problem],
+                 icons: IconSet) -> None:
         self.drafts = drafts
         self.urls = urls
         self.problems = problems
+        self.icons = icons
         self.folded: dict[str, list[str]] = defaultdict(list)
         self.titles: dict[str, list[str]] = defaultdict(list)
         for entry_id, draft in drafts.items():
@@ -162,8 +233,11 @@ class _Linker:
         def resolve(href: str) -> LinkTarget | None:
             return self._resolve(href, draft, where)
 
-        draft.title = render_inline(raw.title, resolve)
-        draft.rendered = render(raw.body, resolve)
+        lang = draft.spec.lang
+        # A title is a link itself (indexes, results, breadcrumbs): links inside it (a FAQ
+        # question naming a card) become their labels.
+        draft.title = render_inline(raw.title, _as_text, self.icons, lang)
+        draft.rendered = render(raw.body, resolve, self.icons, lang)
         for problem in draft.title.problems + draft.rendered.problems:
             # Title links come from `관련된 주제:` lines and page references: say which name.
             if problem.startswith("broken link (title:"):
@@ -183,6 +257,10 @@ class _Linker:
         return LinkTarget(self.urls.entry(target), target) if target is not None else None
 
     def _by_id(self, entry_id: str, draft: _Draft, where: str) -> str | None:
+        # A translation links within itself first; a rule it lacks falls back to the original.
+        local = draft.spec.namespace + entry_id
+        if local in self.drafts:
+            return local
         if entry_id in self.drafts:
             return entry_id
         matches = self.folded.get(entry_id.casefold(), [])
@@ -222,7 +300,8 @@ class _Linker:
 
 def _freeze(
     specs: tuple[SourceSpec, ...], drafts: dict[str, _Draft], order: dict[str, list[str]],
-    version: str, linker: _Linker,
+    version: str, linker: _Linker, games: tuple[GameSpec, ...],
+    pairs: dict[str, dict[str, str]],
 ) -> Corpus:
     backlinks: dict[str, list[str]] = defaultdict(list)
     reading: list[str] = [i for spec in specs for i in order.get(spec.id, [])]
@@ -259,9 +338,12 @@ def _freeze(
             table=None,
             anchors=rendered.anchors,
             placeholder=bool(_PLACEHOLDER.match(draft.raw.body)),
+            lang=draft.spec.lang,
+            translations=pairs.get(entry_id, {}),
         )
     sources = tuple(Source(spec, tuple(order.get(spec.id, ()))) for spec in specs)
-    corpus = Corpus(sources=sources, entries=entries, version=version)
+    corpus = Corpus(sources=sources, entries=entries, version=version, games=games,
+                    icons=linker.icons)
     # Tables link rows to the entries that explain them, which needs the finished corpus.
     for entry_id, draft in drafts.items():
         if draft.raw.table is not None:
@@ -292,7 +374,11 @@ def _where(raw: RawEntry) -> str:
     """The entry's place in its file, with its id: `line 1103 (id "eh-신화")`."""
     if not raw.location:
         return f'id "{raw.id}"'
-    return raw.location if raw.id in raw.location else f'{raw.location} (id "{raw.id}")'
+    return raw.location if '(id "' in raw.location else f'{raw.location} (id "{raw.id}")'
+
+
+def _as_text(href: str) -> LinkTarget | None:
+    return LinkTarget("")
 
 
 def _strip_markup(title: str) -> str:

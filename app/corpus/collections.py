@@ -1,52 +1,45 @@
-"""The AHLCG collections (보유 게임) named by rules.json `cycle` codes, with their Korean names.
+"""The owned-collections setting (보유 게임): which tagged rules a player wants to see.
 
-The names are the ones the rules text itself uses ("잊힌 시대” 사이클에서 추가되었습니다").
+The collections themselves (codes, names, order) are data: the games' names files, plus any
+code the rules use undeclared (`Corpus.collections`). This module reads and writes the
+`owned` cookie against a set of known codes.
+
+The cookie lists what the player does *not* own, after a "-": `-tfa.tcu`. A collection that
+newer data adds is then shown until the player unticks it, instead of being hidden by a
+choice made before it existed. Two older forms are still read: codes joined by dots (`dwl.ptc`,
+the owned ones) and `none`.
 """
 
 from __future__ import annotations
 
-COLLECTIONS: dict[str, str] = {
-    "dwl": "던위치의 유산",
-    "ptc": "카르코사로 가는 길",
-    "tfa": "잊힌 시대",
-    "tcu": "끝맺지 못한 의식",
-    "tde": "꿈을 먹는 자",
-    "tic": "인스머스에 드리운 음모",
-    "eoe": "지구의 끝자락",
-    "side": "단독 시나리오",
-    "investigator": "조사자 확장",
-    "parallel": "평행 조사자",
-}
+from collections.abc import Iterable
 
-
-def collection_name(code: str) -> str:
-    """The Korean name of a collection code; unknown codes are shown as they are."""
-    return COLLECTIONS.get(code, code)
-
-
-#: The cookie value for "I own none of the expansions" (an empty cookie means "show all").
+#: The cookie value for "I own none of the expansions" (older form, still read).
 NONE_OWNED = "none"
+_EXCLUDE = "-"
 
 
-def parse_owned(value: str | None) -> frozenset[str] | None:
-    """The collections a player owns, from the `owned` cookie; None means "show everything".
+def parse_owned(value: str | None, known: frozenset[str]) -> frozenset[str] | None:
+    """The collections a player owns, among `known`; None means "show everything".
 
-    The cookie holds codes joined by dots (`dwl.ptc`); unknown codes are ignored.
+    Unknown codes are ignored, so a cookie can only select among the data's own collections
+    (the response cache's keys stay bounded by them).
     """
     if not value:
         return None
     if value == NONE_OWNED:
         return frozenset()
-    codes = frozenset(c for c in value.split(".") if c in COLLECTIONS)
+    if value.startswith(_EXCLUDE):
+        unowned = set(value[1:].split(".")) & known
+        return known - unowned if unowned else None
+    codes = frozenset(c for c in value.split(".") if c in known)
     return codes or None
 
 
-def format_owned(codes: frozenset[str] | set[str] | list[str]) -> str:
-    """The cookie value for a set of owned collections (all of them: an empty value)."""
-    known = sorted(c for c in set(codes) if c in COLLECTIONS)
-    if len(known) == len(COLLECTIONS):
-        return ""
-    return ".".join(known) if known else NONE_OWNED
+def format_owned(ticked: Iterable[str], known: frozenset[str]) -> str:
+    """The cookie value for the ticked collections (all of them: an empty value)."""
+    unowned = sorted(known - set(ticked))
+    return _EXCLUDE + ".".join(unowned) if unowned else ""
 
 
 def is_hidden(cycles: tuple[str, ...], owned: frozenset[str] | None) -> bool:

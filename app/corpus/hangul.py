@@ -41,8 +41,13 @@ def decompose(text: str) -> str:
     return "".join(out)
 
 
+#: The groups of an A–Z jump bar, for indexes of sources in other languages.
+LATIN_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
 def index_letter(title: str) -> str:
-    """The jump-bar group of a title: its first Hangul syllable's plain initial, or "기타".
+    """The jump-bar group of a title: its first Hangul syllable's plain initial, the capital
+    of its first Latin letter, or "기타".
 
     Leading punctuation and numbering ("~에 부착하다", "“000”라고…", "1. 게임 소개") are skipped.
     """
@@ -50,13 +55,16 @@ def index_letter(title: str) -> str:
         if is_syllable(char):
             initial = CHOSEONG[(ord(char) - _BASE) // 588]
             return _PLAIN.get(initial, initial)
+        if char.isascii() and char.isalpha():
+            return char.upper()
         if char.isalpha():
             return "기타"
     return "기타"
 
 
 def sort_key(title: str) -> tuple[int, str]:
-    """가나다 order for titles, ignoring leading punctuation and numbering; others last."""
-    stripped = title.lstrip("~“”\"'‘’([{ 0123456789.")
+    """가나다 then A–Z order for titles, ignoring leading punctuation and numbering."""
+    stripped = title.lstrip("~“”\"'‘’([{ 0123456789.").casefold()
     letter = index_letter(title)
-    return (INDEX_LETTERS.index(letter) if letter in INDEX_LETTERS else 99, stripped)
+    groups = INDEX_LETTERS + LATIN_LETTERS
+    return (groups.index(letter) if letter in groups else 99, stripped)

@@ -1,21 +1,55 @@
-"""Read the data manifest (`sources.json`): which files make up the reference, how to parse them."""
+"""Read the data manifest (`sources.json`): the games, the icon set and the sources.
+
+The manifest is the one place that says which files make up the reference. Game knowledge
+(names, collections, scenario names, icons) lives in the files it declares, so a newer or
+translated data folder needs no code change. This module reads only the manifest itself;
+`app.corpus.vocabulary` reads the files it names.
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app.corpus.models import Game, SourceSpec
+from app.corpus.models import SourceSpec
 from app.errors import DataError
 
 MANIFEST = "sources.json"
-_GAMES: tuple[Game, ...] = ("ahlcg", "eh")
 _REQUIRED = ("id", "game", "title", "parser", "file")
+_OPTIONAL_STRINGS = ("id_prefix", "lang", "translation_of")
 
 
-def load_manifest(data_dir: Path) -> tuple[SourceSpec, ...]:
-    """The sources declared in `data_dir/sources.json`, validated, in the declared order."""
+@dataclass(frozen=True)
+class GameDecl:
+    """A game as declared: its names and the names file holding its vocabulary."""
+
+    id: str
+    name: str
+    name_en: str
+    names_file: str
+    glossary_chapter: int
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """The validated manifest."""
+
+    games: tuple[GameDecl, ...]
+    sources: tuple[SourceSpec, ...]
+    icons_file: str
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        """Every data file the manifest declares, each once, sorted."""
+        names = {s.file for s in self.sources} | {g.names_file for g in self.games}
+        return tuple(sorted(n for n in names | {self.icons_file} if n))
+
+
+def load_manifest(data_dir: Path) -> Manifest:
+    """The manifest of `data_dir`, validated, or `DataError` naming the first problem."""
     path = data_dir / MANIFEST
     try:
         doc: Any = json.loads(path.read_text(encoding="utf-8"))
@@ -27,30 +61,79 @@ def load_manifest(data_dir: Path) -> tuple[SourceSpec, ...]:
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno} column {exc.colno}"
         raise DataError(MANIFEST, where, f"invalid JSON: {exc.msg}") from None
-    items = doc.get("sources") if isinstance(doc, dict) else None
-    if not isinstance(items, list) or not items:
-        raise DataError(MANIFEST, "", '"sources" must be a non-empty list')
-    specs: list[SourceSpec] = []
-    seen: set[str] = set()
+    if not isinstance(doc, dict):
+        raise DataError(MANIFEST, "", "must be a JSON object")
+    games = _games(doc.get("games"))
+    icons = doc.get("icons")
+    if not isinstance(icons, str) or not icons.strip():
+        raise DataError(MANIFEST, "", '"icons" must name the icon file (e.g. "icons.json")')
+    return Manifest(games, _sources(doc.get("sources"), {g.id for g in games}), icons)
+
+
+def objects(file: str, name: str, items: object, *,
+            non_empty: bool = True) -> Iterator[tuple[str, dict[str, Any]]]:
+    """`(where, item)` for each object of the list `items` (the field `name` of `file`), or
+    `DataError` naming the first thing that is not one."""
+    if not isinstance(items, list) or (non_empty and not items):
+        raise DataError(file, "", f'"{name}" must be a {"non-empty " if non_empty else ""}list')
     for i, item in enumerate(items):
-        where = f"sources[{i}]"
+        where = f"{name}[{i}]"
         if not isinstance(item, dict):
-            raise DataError(MANIFEST, where, "must be an object")
+            raise DataError(file, where, "must be an object")
+        yield where, item
+
+
+def _games(items: object) -> tuple[GameDecl, ...]:
+    games: list[GameDecl] = []
+    for where, item in objects(MANIFEST, "games", items):
+        for key in ("id", "name"):
+            if not isinstance(item.get(key), str) or not item[key].strip():
+                raise DataError(MANIFEST, where, f'missing or empty string field "{key}"')
+        if any(g.id == item["id"] for g in games):
+            raise DataError(MANIFEST, where, f'duplicate game id "{item["id"]}"')
+        for key in ("name_en", "names"):
+            if not isinstance(item.get(key, ""), str):
+                raise DataError(MANIFEST, where, f'"{key}" must be a string')
+        chapter = item.get("glossary_chapter", 20)
+        if not isinstance(chapter, int) or isinstance(chapter, bool) or chapter < 1:
+            raise DataError(MANIFEST, where, '"glossary_chapter" must be a positive number')
+        games.append(GameDecl(item["id"], item["name"], item.get("name_en", ""),
+                              item.get("names", ""), chapter))
+    return tuple(games)
+
+
+def _sources(items: object, games: set[str]) -> tuple[SourceSpec, ...]:
+    specs: list[SourceSpec] = []
+    for where, item in objects(MANIFEST, "sources", items):
         for key in _REQUIRED:
             if not isinstance(item.get(key), str) or not item[key].strip():
                 raise DataError(MANIFEST, where, f'missing or empty string field "{key}"')
-        if item["game"] not in _GAMES:
-            raise DataError(MANIFEST, where, f'"game" must be one of {", ".join(_GAMES)}')
-        if item["id"] in seen:
+        for key in _OPTIONAL_STRINGS:
+            if not isinstance(item.get(key, ""), str):
+                raise DataError(MANIFEST, where, f'"{key}" must be a string')
+        if item["game"] not in games:
+            raise DataError(MANIFEST, where,
+                            f'"game" must be one of the declared games: {", ".join(sorted(games))}')
+        if any(s.id == item["id"] for s in specs):
             raise DataError(MANIFEST, where, f'duplicate source id "{item["id"]}"')
-        seen.add(item["id"])
         options = item.get("options", {})
         if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
             raise DataError(MANIFEST, where, '"options" must map names to strings')
+        original = item.get("translation_of") or None
+        lang = item.get("lang") or "ko"
+        if original is not None:
+            base = next((s for s in specs if s.id == original), None)
+            if base is None:
+                raise DataError(MANIFEST, where, f'"translation_of": no source "{original}" '
+                                                 "declared before this one")
+            if base.translation_of is not None or base.lang == lang:
+                raise DataError(MANIFEST, where, f'"translation_of": "{original}" must be an '
+                                                 'original in another language ("lang")')
         specs.append(
             SourceSpec(
                 id=item["id"], game=item["game"], title=item["title"], parser=item["parser"],
-                file=item["file"], id_prefix=str(item.get("id_prefix", "")), options=options,
+                file=item["file"], id_prefix=item.get("id_prefix", ""), options=options,
+                lang=lang, translation_of=original,
             )
         )
     return tuple(specs)

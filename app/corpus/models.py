@@ -6,14 +6,19 @@ Parsers produce `RawEntry` values (markup still unresolved); the builder turns t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
 from app.corpus.normalize import compact
+from app.render.icons import IconSet
 
-Game = Literal["ahlcg", "eh"]
+_ENGLISH_ID = re.compile(r"[A-Za-z][A-Za-z0-9_ ]*")
+
+#: A game's id as the manifest declares it ("ahlcg", "eh").
+Game = str
 Colour = Literal["green", "red", "grey", ""]
 
 
@@ -30,6 +35,50 @@ class SourceSpec:
     id_prefix: str = ""
     #: Parser-specific options, e.g. which part of a shared file this source covers.
     options: Mapping[str, str] = field(default_factory=dict)
+    #: The language of the text (BCP 47: "ko", "en").
+    lang: str = "ko"
+    #: The source this one translates: its entries pair with that source's by id.
+    translation_of: str | None = None
+
+    @property
+    def namespace(self) -> str:
+        """What goes before a translation's ids in the corpus ("en/Attack_of_Opportunity"),
+        so that they never collide with the original's; "" for an original."""
+        return f"{self.lang}/" if self.translation_of else ""
+
+
+@dataclass(frozen=True)
+class Collection:
+    """A product line (보유 게임) that rules can be tagged with, by its `cycle` code."""
+
+    code: str
+    name: str
+    name_en: str = ""
+    position: int = 0
+    official: bool = True
+    #: False for a code the rules use but no names file declares: it is shown as its code.
+    declared: bool = True
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A game as the manifest declares it, with the vocabulary of its names file."""
+
+    id: Game
+    name: str
+    name_en: str = ""
+    #: A top-level entry with more children than this is a glossary chapter (the EH
+    #: reference's 용어 풀이): its children join the index as terms of their own.
+    glossary_chapter: int = 20
+    collections: tuple[Collection, ...] = ()
+    #: Name tables of the names file: kind ("scenarios", "encounter_sets") → code → name.
+    names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    #: Files this game's vocabulary comes from (relative to the data folder).
+    names_file: str = ""
+
+    def name_of(self, kind: str, code: str) -> str | None:
+        """The name `kind` gives `code` (a scenario slug, an encounter set), or None."""
+        return self.names.get(kind, {}).get(code)
 
 
 @dataclass(frozen=True)
@@ -64,6 +113,10 @@ class RawEntry:
     table: tuple[TableRow, ...] | None = None
     #: Where the entry came from, for messages ("line 753", "[12].rules[3]").
     location: str = ""
+    #: Fields of the node the parser does not use (a newer format's), for `check`.
+    unused: tuple[str, ...] = ()
+    #: The parser's warnings about this entry (a slug without a name), for `check`.
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -102,6 +155,10 @@ class Entry:
     anchors: Mapping[str, str]
     #: True when the entry only points elsewhere ("… 참조하세요.").
     placeholder: bool
+    #: The language of the entry's text (its source's).
+    lang: str = "ko"
+    #: The same entry in other languages: lang → entry id (paired by the data's ids).
+    translations: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -124,6 +181,8 @@ class Corpus:
     entries: Mapping[str, Entry]
     #: Content hash of the data files; identifies the data version (ETags, index freshness).
     version: str
+    games: tuple[GameSpec, ...] = ()
+    icons: IconSet = field(default_factory=lambda: IconSet({}))
 
     def __iter__(self) -> Iterator[Entry]:
         for source in self.sources:
@@ -151,6 +210,61 @@ class Corpus:
 
     def source(self, source_id: str) -> Source | None:
         return next((s for s in self.sources if s.id == source_id), None)
+
+    def game(self, game_id: str) -> GameSpec:
+        """The game `game_id` (every source's game is declared: the manifest checks it)."""
+        return next(g for g in self.games if g.id == game_id)
+
+    @cached_property
+    def collections(self) -> tuple[Collection, ...]:
+        """Every collection of every game in order, then codes the rules use undeclared.
+
+        An undeclared code still works everywhere a declared one does (a badge, a setting, a
+        filter): it is shown as its code, so new data never hides a rule for good.
+        """
+        declared = [c for g in self.games for c in g.collections]
+        known = {c.code for c in declared}
+        used = dict.fromkeys(code for entry in self for code in entry.cycles)
+        extra = [Collection(code, code, code, declared=False) for code in used
+                 if code not in known]
+        return (*declared, *extra)
+
+    @cached_property
+    def tagged_collections(self) -> tuple[Collection, ...]:
+        """The collections rules are tagged with: the ones a player can choose among."""
+        used = {code for entry in self for code in entry.cycles}
+        return tuple(c for c in self.collections if c.code in used)
+
+    @cached_property
+    def collection_codes(self) -> frozenset[str]:
+        """The codes of `tagged_collections` (what the owned cookie may name)."""
+        return frozenset(c.code for c in self.tagged_collections)
+
+    def collection(self, code: str) -> Collection:
+        """The collection `code` names; an unknown code is its own name."""
+        return next((c for c in self.collections if c.code == code),
+                    Collection(code, code, code, declared=False))
+
+    def english_name(self, entry: Entry) -> str | None:
+        """The entry's English name, for players who know the English term, or None.
+
+        From the English translation when one pairs with the entry; otherwise the rule name
+        an ArkhamDB-style id spells (`Attack_of_Opportunity`), except for "see X" pointers
+        (`Experience_Placeholder`). English entries need none: their title is English.
+        """
+        if entry.lang == "en":
+            return None
+        english = self.translation(entry, "en")
+        if english is not None:
+            return english.title
+        if entry.placeholder or not _ENGLISH_ID.fullmatch(entry.id):
+            return None
+        return entry.id.replace("_", " ").strip()
+
+    def translation(self, entry: Entry, lang: str) -> Entry | None:
+        """The same entry in `lang`, when a translation pairs with it."""
+        other = entry.translations.get(lang)
+        return self.entries.get(other) if other else None
 
     def path(self, entry: Entry) -> tuple[Entry, ...]:
         """The ancestors of `entry`, outermost first (the breadcrumb)."""

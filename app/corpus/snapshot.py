@@ -26,14 +26,13 @@ def snapshot(data_dir: Path, target: Path) -> None:
     outside the data folder (a copy cannot keep such a path meaning the same file), or one
     that cannot be read or copied.
     """
-    specs = load_manifest(data_dir)
+    manifest = load_manifest(data_dir)
     root = target.resolve()
-    for index, name in enumerate([MANIFEST, *sorted({spec.file for spec in specs})]):
+    for name in [MANIFEST, *manifest.files]:
         destination = (target / name).resolve()
         if not destination.is_relative_to(root) or destination == root:
-            where = f"sources[{index - 1}]" if index else ""
-            raise DataError(MANIFEST, where, f'"file" must name a file inside the data folder: '
-                                             f"{name}")
+            raise DataError(MANIFEST, "", f"every declared file must be inside the data "
+                                          f"folder: {name}")
         source = data_dir / name
         try:
             if not source.is_file():

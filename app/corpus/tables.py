@@ -2,7 +2,8 @@
 
 A row is matched, in this order, by general rules rather than a list of rows:
 1. a step number (`2.2.1 …`) → the nearest entry whose body has that step's anchor;
-2. a step label (`3단계. …`) → a child of the table entry whose title has the same label;
+2. a step label (`3단계. …`, `ST.4 …`) → a child of the table entry whose title starts with the
+   same label (translations keep the label when the words change);
 3. text the table's parent explains (`플레이어의 행동 기회`, defined in the appendix intro);
 4. the longest entry title contained in the row (`I. 신화 단계 (…)`, `조사 단계를 진행합니다.`),
    ignoring numbering, nearest in the tree first, real entries before "see X" pointers.
@@ -19,7 +20,7 @@ from app.render.markup import LinkTarget, render_inline
 from app.urls import Urls
 
 _STEP_NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)+)")
-_STEP_LABEL = re.compile(r"^\s*(\d+단계)")
+_STEP_LABEL = re.compile(r"^\s*(\d+단계|[A-Z]{1,3}\.\d+)(?!\d)")
 # Leading "I.", "IV.", "1.", "(1.1)" numbering and trailing "(…)" remarks are not part of a name.
 _NUMBERING = re.compile(r"^\s*(?:\(?[IVX]+\.|\(?\d+(?:\.\d+)*[.)]?)\s*")
 _REMARK = re.compile(r"\s*\([^)]*\)\s*$")
@@ -31,7 +32,8 @@ def resolve_table(corpus: Corpus, entry: Entry, rows: tuple[TableRow, ...], urls
     views: list[TableRowView] = []
     texts: list[str] = []
     for row in rows:
-        rendered = [render_inline(cell.text, _no_links) for cell in row.cells]
+        rendered = [render_inline(cell.text, _no_links, corpus.icons, entry.lang)
+                    for cell in row.cells]
         plain = " ".join(r.text for r in rendered)
         # Match on the words only: an icon's label ("자유 격발") is not part of the row's name.
         words = _ICON_TOKEN.sub("", " ".join(cell.text for cell in row.cells)).strip()

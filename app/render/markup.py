@@ -3,15 +3,18 @@
 The dialect (see `RawEntry.body`) is CommonMark paragraphs and lists plus:
 - four raw tags, `<b> <i> <br> <center>`, passed through (balanced) while every other `<…>` is
   escaped: markdown-it runs with `html=False` and a small inline rule emits only these;
-- icon tokens `[reaction]` → an inline SVG with its Korean label (`app.render.icons`);
+- icon tokens `[reaction]` → an inline SVG with its label in the entry's language, for the tokens
+  the data's icon set declares (`app.render.icons`); any other bracketed word is text;
 - trait tokens `[[연구]]` → bold italic;
 - links `[label](#Id)`, `[label](/card/01234)`, `[label](<title:제목>)`, resolved by a callback
   so that this module knows nothing about the corpus or URLs.
-Problems (broken links, unknown icons) are collected, never raised: the page still renders.
+Problems (broken links, near-misses of icon tokens) are collected, never raised: the page
+still renders.
 """
 
 from __future__ import annotations
 
+import difflib
 import html
 import re
 from collections.abc import Callable, Sequence
@@ -25,12 +28,15 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
-from app.render.icons import ICONS, icon_html
+from app.render.icons import IconSet
 
 
 @dataclass(frozen=True)
 class LinkTarget:
-    """Where a link in the data points: an entry of the corpus or an external URL."""
+    """Where a link in the data points: an entry of the corpus or an external URL.
+
+    An empty `href` renders the label alone (links inside titles, which are links already).
+    """
 
     href: str
     entry_id: str | None = None
@@ -79,7 +85,7 @@ def _allowed_tag_rule(state: StateInline, silent: bool) -> bool:
     return True
 
 
-def _protect_tokens(body: str, problems: list[str]) -> str:
+def _protect_tokens(body: str, icons: IconSet, problems: list[str]) -> str:
     """Swap icon and trait tokens for private-use markers before Markdown parsing.
 
     markdown-it refuses a link whose label contains another bracketed token
@@ -88,10 +94,13 @@ def _protect_tokens(body: str, problems: list[str]) -> str:
     """
 
     def icon(match: re.Match[str]) -> str:
-        if match[1] in ICONS:
+        if match[1] in icons:
             return f"{_ICON_OPEN}{match[1]}{_ICON_CLOSE}"
-        if not body.startswith("(", match.end()):
-            problems.append(f"unknown icon [{match[1]}]")
+        # A bracketed word is text ("Limit X per [period]"); only a near-miss of an icon's
+        # token is worth a warning, because it is almost certainly a typo for that icon.
+        near = difflib.get_close_matches(match[1], icons.icons, n=1, cutoff=0.8)
+        if near and not body.startswith("(", match.end()):
+            problems.append(f"[{match[1]}] is not an icon (did you mean [{near[0]}]?)")
         return match[0]
 
     body = _TRAIT.sub(lambda m: f"{_TRAIT_OPEN}{m[1]}{_TRAIT_CLOSE}", body)
@@ -187,7 +196,9 @@ class _Renderer(RendererHTML):
         return table[meta["name"]]
 
     def icon(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
-        return icon_html(tokens[idx].content) or html.escape(f"[{tokens[idx].content}]")
+        icons: IconSet = env["icons"]
+        found = icons.html(tokens[idx].content, env["lang"])
+        return found or html.escape(f"[{tokens[idx].content}]")
 
     def trait(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
         return f'<b class="trait"><i>{html.escape(tokens[idx].content)}</i></b>'
@@ -197,7 +208,7 @@ class _Renderer(RendererHTML):
     ) -> str:
         token = tokens[idx]
         target = _resolve(token, env)
-        if target is None:
+        if target is None or not target.href:
             return ""
         attrs = f'href="{html.escape(target.href)}"'
         if target.entry_id is None:
@@ -214,7 +225,7 @@ class _Renderer(RendererHTML):
                 depth += 1
             elif tokens[j].type == "link_open":
                 if depth == 0:
-                    return "</a>" if tokens[j].meta.get("resolved") else ""
+                    return "</a>" if tokens[j].meta.get("resolved") == "link" else ""
                 depth -= 1
         return ""
 
@@ -223,10 +234,11 @@ def _resolve(token: Token, env: EnvType) -> LinkTarget | None:
     raw = unquote(str(token.attrGet("href") or ""))
     resolver: Resolver = env["resolver"]
     target = resolver(raw)
-    token.meta["resolved"] = target is not None
+    # A target with an empty href means "show the label only" (links inside a title).
+    token.meta["resolved"] = "link" if target is not None and target.href else ""
     if target is None:
         env.setdefault("problems", []).append(f"broken link ({raw})")
-    elif target.entry_id is not None:
+    elif target.entry_id is not None and target.href:
         env.setdefault("links", []).append(target.entry_id)
     return target
 
@@ -255,42 +267,46 @@ def _make_parser() -> MarkdownIt:
 _MD = _make_parser()
 
 
-def render(body: str, resolver: Resolver) -> Rendered:
-    """Render `body` to HTML and plain text, resolving links through `resolver`."""
-    return _render(body, resolver, inline=False)
+def render(body: str, resolver: Resolver, icons: IconSet, lang: str = "ko") -> Rendered:
+    """Render `body` to HTML and plain text, resolving links through `resolver`.
+
+    Icons are drawn from `icons`, labelled in `lang` (the language of the entry's source).
+    """
+    return _render(body, resolver, icons, lang, inline=False)
 
 
-def render_inline(text: str, resolver: Resolver) -> Rendered:
+def render_inline(text: str, resolver: Resolver, icons: IconSet, lang: str = "ko") -> Rendered:
     """Render a single line (a title or a table cell) without a wrapping paragraph."""
-    return _render(text, resolver, inline=True)
+    return _render(text, resolver, icons, lang, inline=True)
 
 
-def _render(source: str, resolver: Resolver, *, inline: bool) -> Rendered:
+def _render(source: str, resolver: Resolver, icons: IconSet, lang: str, *,
+            inline: bool) -> Rendered:
     problems: list[str] = []
-    env: EnvType = {"resolver": resolver, "problems": problems}
-    protected = _protect_tokens(source, problems)
+    env: EnvType = {"resolver": resolver, "problems": problems, "icons": icons, "lang": lang}
+    protected = _protect_tokens(source, icons, problems)
     tokens = _MD.parseInline(protected, env) if inline else _MD.parse(protected, env)
     # Rendering resolves links, so collect links and problems only afterwards.
     html_out = _MD.renderer.render(tokens, _MD.options, env)
     return Rendered(
         html=html_out.strip() if inline else html_out,
-        text=_plain_text(tokens).strip(),
+        text=_plain_text(tokens, icons, lang).strip(),
         links=list(dict.fromkeys(env.get("links", []))),
         anchors=dict(env.get("anchors", {})),
         problems=list(dict.fromkeys(env.get("problems", []))),
     )
 
 
-def _plain_text(tokens: Sequence[Token]) -> str:
-    """Text a person would read: icons as Korean labels, links as their labels, no markup."""
+def _plain_text(tokens: Sequence[Token], icons: IconSet, lang: str) -> str:
+    """Text a person would read: icons as their labels, links as their labels, no markup."""
     parts: list[str] = []
     for token in tokens:
         if token.type == "inline" and token.children is not None:
-            parts.append(_plain_text(token.children))
+            parts.append(_plain_text(token.children, icons, lang))
         elif token.type in ("text", "code_inline"):
             parts.append(token.content)
         elif token.type == "icon":
-            parts.append(ICONS[token.content].label)
+            parts.append(icons.label(token.content, lang))
         elif token.type == "trait":
             parts.append(token.content)
         elif token.type in ("softbreak", "hardbreak") or (

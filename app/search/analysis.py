@@ -182,12 +182,12 @@ def title_parts(title: str) -> list[str]:
     return out
 
 
-def alias_terms(entry_id: str) -> list[str]:
-    """English words of an ASCII rule id: `Attack_of_Opportunity` → attack, of, opportunity."""
-    if not entry_id.isascii():
+def alias_terms(name: str) -> list[str]:
+    """English words of an English name: `Attack of Opportunity` → attack, of, opportunity."""
+    if not name.isascii():
         return []
     out: list[str] = []
-    for chunk in re.split(r"[_\-\s]+", entry_id):
+    for chunk in re.split(r"[_\-\s]+", name):
         out.extend(english_stem(w) for w in _CAMEL.findall(chunk) if w)
     return out
 

@@ -27,8 +27,9 @@ from whoosh.fields import ID, TEXT, Schema
 from whoosh.filedb.filestore import RamStorage
 from whoosh.filedb.structfile import BufferFile
 
-from app.corpus.models import Corpus, Entry
+from app.corpus.models import Corpus
 from app.search import analysis
+from app.search.documents import Document, documents
 
 __all__ = ["ANALYSIS_VERSION", "FIELDS", "build_index", "entry_fields", "load_index",
            "open_index", "schema"]
@@ -36,7 +37,7 @@ __all__ = ["ANALYSIS_VERSION", "FIELDS", "build_index", "entry_fields", "load_in
 log = logging.getLogger(__name__)
 
 #: Bump when the analysis or the schema changes: indexes built before are rebuilt.
-ANALYSIS_VERSION = "4"
+ANALYSIS_VERSION = "5"
 _STAMP = "CORPUS_VERSION"
 FIELDS = ("title_w", "title_bg", "body_w", "body_bg", "alias")
 
@@ -73,20 +74,21 @@ def schema() -> Schema:
     )
 
 
-def entry_fields(entry: Entry) -> dict[str, str]:
-    """The tokens stored for one entry, per field, as space-separated strings."""
+def entry_fields(doc: Document) -> dict[str, str]:
+    """The tokens stored for one document, per field, as space-separated strings."""
+    entry = doc.entry
     title_words = analysis.index_words(entry.title) + analysis.title_parts(entry.title)
-    aliases = analysis.alias_terms(entry.id)
+    aliases = analysis.alias_terms(doc.english)
     if aliases:
-        aliases.append(analysis.alias_key(entry.id))
+        aliases.append(analysis.alias_key(doc.english))
     return {
         "id": entry.id,
         "game": entry.game,
         "source": entry.source,
         "title_w": " ".join(title_words),
         "title_bg": " ".join(analysis.index_bigrams(entry.title)),
-        "body_w": " ".join(analysis.index_words(entry.text)),
-        "body_bg": " ".join(analysis.index_bigrams(entry.text)),
+        "body_w": " ".join(analysis.index_words(doc.text)),
+        "body_bg": " ".join(analysis.index_bigrams(doc.text)),
         "alias": " ".join(aliases),
     }
 
@@ -195,8 +197,8 @@ def _build_in_memory(corpus: Corpus) -> Any:
 
 def _write(ix: Any, corpus: Corpus) -> None:
     writer = ix.writer(compound=False)
-    for entry in corpus:
-        writer.add_document(**entry_fields(entry))
+    for doc in documents(corpus):
+        writer.add_document(**entry_fields(doc))
     writer.commit()
 
 

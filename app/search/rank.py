@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.corpus.models import Corpus, Entry
 from app.search import analysis
+from app.search.documents import Document
 from app.search.query import Plan
 
 __all__ = ["Features", "Prepared", "Reranker"]
@@ -74,8 +75,8 @@ class Prepared:
 class Reranker:
     """Per-entry data for the features, prepared once per index."""
 
-    def __init__(self, corpus: Corpus) -> None:
-        self._docs = {entry.id: _prepare(entry) for entry in corpus}
+    def __init__(self, docs: Sequence[Document]) -> None:
+        self._docs = {doc.id: _prepare(doc) for doc in docs}
 
     @staticmethod
     def prepare(plan: Plan) -> Prepared:
@@ -99,13 +100,14 @@ class Reranker:
         return Features(found / total, proximity, _title_coverage(query, doc), doc.authority)
 
 
-def _prepare(entry: Entry) -> _Doc:
+def _prepare(doc: Document) -> _Doc:
+    entry = doc.entry
     title_text = analysis.compact_title(entry.title)
     title_words = tuple(
         analysis.variants(w) for w in analysis.words(entry.title)
         if not w.isdigit() and not analysis.is_function_word(w))
     return _Doc(
-        text=title_text + "\n" + "".join(analysis.words(entry.text)),
+        text=title_text + "\n" + "".join(analysis.words(doc.text)),
         title_text=title_text,
         title_words=title_words,
         title_forms=frozenset(f for forms in title_words for f in forms),

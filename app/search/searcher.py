@@ -34,6 +34,7 @@ from app.corpus.models import Corpus
 from app.search import analysis
 from app.search.bm25 import FieldStats, score_terms
 from app.search.budget import DEFAULT_BUDGET, Budget
+from app.search.documents import documents
 from app.search.fuzzy import Vocabulary
 from app.search.index import FIELDS, load_index
 from app.search.query import Plan, clean, make_plan, weighted_terms
@@ -78,8 +79,9 @@ class SearchIndex:
         self.budget = budget
         self._ix = ix
         self._local = threading.local()
-        self.titles = TitleTable(corpus)
-        self._reranker = Reranker(corpus)
+        self._documents = {doc.id: doc for doc in documents(corpus)}
+        self.titles = TitleTable(tuple(self._documents.values()))
+        self._reranker = Reranker(tuple(self._documents.values()))
         self._game_rank: dict[str, int] = {}
         for source in corpus.sources:
             self._game_rank.setdefault(source.spec.game, len(self._game_rank))
@@ -91,7 +93,8 @@ class SearchIndex:
             self._stats = FieldStats(reader, FIELDS)
         self._docnums = {entry_id: n for n, entry_id in enumerate(self._ids)}
         self._filters: dict[tuple[str | None, str | None], frozenset[int]] = {}
-        for entry in corpus:
+        for doc in self._documents.values():
+            entry = doc.entry
             for key in ((entry.game, None), (None, entry.source), (entry.game, entry.source)):
                 self._filters[key] = self._filters.get(key, frozenset()) | {
                     self._docnums[entry.id]}
@@ -164,7 +167,7 @@ class SearchIndex:
         if demote is not None:
             ranked.sort(key=lambda item: demote(item[0]))  # stable: each group keeps its order
         page = ranked[offset : offset + limit]
-        texts = [self.corpus.entries[entry_id].text for entry_id, _ in page]
+        texts = [self._documents[entry_id].text for entry_id, _ in page]
         pattern = term_pattern(present_terms(plan.highlight_terms(), texts,
                                              max_chars=self.budget.highlight_chars))
         hits = tuple(Hit(entry_id, round(score, 4), make_snippet(text, pattern))
@@ -243,6 +246,8 @@ class SearchIndex:
             if not targets or targets[0] not in entries:
                 continue
             target = targets[0]
+            if target not in self._docnums:
+                continue  # a translation's entry: searched as part of its original
             if allowed is not None and self._docnums[target] not in allowed:
                 continue
             position = order.index(entry_id)

@@ -6,14 +6,15 @@ any index lookup; it serves `suggest` on its own and adds title tiers to `search
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from app.corpus.models import Corpus, Entry
+from app.corpus.models import Entry
 from app.search import analysis
+from app.search.documents import Document
 from app.search.fuzzy import jamo, max_distance, prefix_pattern
 
 __all__ = ["TitleMatch", "TitleTable"]
@@ -43,14 +44,15 @@ class _Row:
 class TitleTable:
     """Every entry's title forms, scanned per query."""
 
-    def __init__(self, corpus: Corpus) -> None:
+    def __init__(self, docs: Sequence[Document]) -> None:
         rows: list[_Row] = []
-        for entry in corpus:
+        for doc in docs:
+            entry = doc.entry
             parts = tuple(analysis.title_parts(entry.title))
-            words = analysis.alias_terms(entry.id)
+            words = analysis.alias_terms(doc.english)
             key = (int(entry.placeholder), len(parts[0]) if parts else 99, entry.depth,
                    -len(entry.linked_from), entry.order)
-            alias = analysis.alias_key(entry.id) if words else ""
+            alias = analysis.alias_key(doc.english) if words else ""
             rows.append(_Row(entry, parts, alias, tuple(words), key))
         self._rows = tuple(rows)
         self._by_id = {row.entry.id: row for row in rows}

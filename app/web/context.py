@@ -9,20 +9,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from app.corpus.collections import COLLECTIONS, collection_name, is_hidden
-from app.corpus.hangul import INDEX_LETTERS, index_letter, sort_key
+from app.corpus.collections import is_hidden
+from app.corpus.hangul import INDEX_LETTERS, LATIN_LETTERS, index_letter, sort_key
 from app.corpus.models import Corpus, Entry, Source
 from app.errors import AppError
 from app.urls import Urls
 
-GAME_NAMES = {"ahlcg": "아컴호러 카드게임", "eh": "엘드리치 호러"}
-#: The timing tables, shown together at /timing.
-TIMING_TABLES = ("Phase_Sequence_Timing", "Skill_Test_Timing")
-#: A top-level entry with more children than this is a glossary chapter (the EH reference's
-#: 용어 풀이): its children join the 가나다 index as terms of their own.
-_GLOSSARY_CHAPTER = 20
-
 JSON = dict[str, Any]
+#: Languages by their own names, for "원문 보기 · English". Not game knowledge: any language
+#: missing here is shown by its code.
+LANGUAGE_NAMES = {"ko": "한국어", "en": "English", "de": "Deutsch", "es": "Español",
+                  "fr": "Français", "it": "Italiano", "pl": "Polski", "ru": "Русский",
+                  "zh": "中文", "zh-cn": "简体中文"}
 
 
 def anchor_id(entry_id: str) -> str:
@@ -36,7 +34,9 @@ def source_summary(corpus: Corpus, source: Source, urls: Urls) -> JSON:
         "id": source.id,
         "title": source.spec.title,
         "game": source.spec.game,
-        "game_name": GAME_NAMES[source.spec.game],
+        "game_name": corpus.game(source.spec.game).name,
+        "lang": source.spec.lang,
+        "translation_of": source.spec.translation_of,
         "entries": len(source.entry_ids),
         "url": urls.source(source.id),
     }
@@ -51,16 +51,22 @@ def home_context(corpus: Corpus, urls: Urls) -> JSON:
     """Sources grouped by game, and quick links to the timing tables and glossaries."""
     games = [
         {
-            "id": game,
-            "name": name,
+            "id": game.id,
+            "name": game.name,
             "sources": [source_summary(corpus, s, urls) for s in corpus.sources
-                        if s.spec.game == game],
+                        if s.spec.game == game.id],
         }
-        for game, name in GAME_NAMES.items()
+        for game in corpus.games
     ]
-    timing = [_ref(corpus.entries[i], urls) for i in TIMING_TABLES if i in corpus.entries]
+    # The tables of the reference's own language come first; translations have their own.
+    timing = [_ref(e, urls) for e in timing_tables(corpus) if e.lang == "ko"]
     return {"games": [g for g in games if g["sources"]], "timing": timing,
             "entries": len(corpus), "version": corpus.version}
+
+
+def timing_tables(corpus: Corpus) -> list[Entry]:
+    """Every entry that carries a table, in reading order: the data says what a table is."""
+    return [e for e in corpus if e.table is not None]
 
 
 def source_context(
@@ -81,17 +87,20 @@ def source_context(
     units = list(tops)
     # A glossary chapter's terms are index entries of their own; the chapter itself is then
     # listed without its subtree, so no term appears twice (the 목차 keeps the full tree).
-    chapters = {t.id for t in tops if len(t.children) > _GLOSSARY_CHAPTER}
+    glossary = corpus.game(source.spec.game).glossary_chapter
+    chapters = {t.id for t in tops if len(t.children) > glossary}
     for top in tops:
         if top.id in chapters:
             units.extend(corpus.entries[c] for c in top.children if shown(corpus.entries[c]))
     units.sort(key=lambda e: sort_key(e.title))
+    # A Korean source's index jumps by 초성, any other language's by A–Z.
+    letters = [*(INDEX_LETTERS if source.spec.lang == "ko" else LATIN_LETTERS), "기타"]
     groups: dict[str, list[JSON]] = {}
     for unit in units:
-        groups.setdefault(index_letter(unit.title), []).append(
+        letter = index_letter(unit.title)
+        groups.setdefault(letter if letter in letters else "기타", []).append(
             _tree(corpus, unit, urls, leaf=unit.id in chapters, shown=shown)
         )
-    letters = [*INDEX_LETTERS, "기타"]
     return {
         **source_summary(corpus, source, urls),
         "entries": [
@@ -100,7 +109,8 @@ def source_context(
         "letters": [{"letter": x, "present": x in groups} for x in letters],
         "index": [{"letter": x, "terms": groups[x]} for x in letters if x in groups],
         "contents": [_tree(corpus, t, urls, leaf=False, shown=shown) for t in tops],
-        "hidden": [_ref(e, urls) | {"collections": [collection_name(c) for c in e.cycles]}
+        "hidden": [_ref(e, urls) | {"collections": [corpus.collection(c).name
+                                                     for c in e.cycles]}
                    for e in hidden],
         "settings_url": urls.settings(),
     }
@@ -160,12 +170,14 @@ def entry_context(
         "linked_from": list(entry.linked_from),
         "cycles": list(entry.cycles),
         # What the page adds to the contract: names, URLs and the rendered sub-sections.
+        "lang": entry.lang,
+        "translations": _translations(corpus, entry, urls),
         "title_html": entry.title_html,
         "source_title": source.spec.title,
         "source_url": urls.source(source.id),
-        "game_name": GAME_NAMES[entry.game],
+        "game_name": corpus.game(entry.game).name,
         "breadcrumb": [_ref(p, urls) for p in corpus.path(entry)],
-        "collections": [{"code": c, "name": collection_name(c)} for c in entry.cycles],
+        "collections": _collections(corpus, entry),
         "table": _table(entry, urls),
         "sections": [_section(corpus, corpus.entries[c], urls) for c in entry.children],
         "backlinks": [_ref(corpus.entries[i], urls) for i in entry.linked_from],
@@ -180,13 +192,16 @@ def entry_context(
 
 
 def timing_context(corpus: Corpus, urls: Urls) -> JSON:
-    """Both timing tables, with the legend."""
-    tables = [
-        {**_ref(corpus.entries[i], urls), "table": _table(corpus.entries[i], urls)}
-        for i in TIMING_TABLES
-        if i in corpus.entries
-    ]
-    return {"tables": tables}
+    """Every timing table of every source, grouped by source, in reading order."""
+    sources: list[JSON] = []
+    for entry in timing_tables(corpus):
+        source = corpus.source(entry.source)
+        assert source is not None
+        if not sources or sources[-1]["id"] != source.id:
+            sources.append({**source_summary(corpus, source, urls), "tables": []})
+        sources[-1]["tables"].append({**_ref(entry, urls), "lang": entry.lang,
+                                      "table": _table(entry, urls)})
+    return {"sources": sources, "tables": [t for s in sources for t in s["tables"]]}
 
 
 def _ref(entry: Entry, urls: Urls) -> JSON:
@@ -194,17 +209,27 @@ def _ref(entry: Entry, urls: Urls) -> JSON:
             "url": urls.entry(entry.id)}
 
 
-def english_name(entry_id: str) -> str | None:
-    """The English rule name an ArkhamDB-style id spells (`Attack_of_Opportunity`), or None.
-
-    Shown beside the Korean title in the indexes, for players who know the English term.
-    """
-    if not _ENGLISH_ID.fullmatch(entry_id):
-        return None
-    return entry_id.replace("_", " ").strip()
+def _collections(corpus: Corpus, entry: Entry) -> list[JSON]:
+    return [{"code": c.code, "name": c.name, "declared": c.declared}
+            for c in map(corpus.collection, entry.cycles)]
 
 
-_ENGLISH_ID = re.compile(r"[A-Za-z][A-Za-z0-9_ ]*")
+def _translations(corpus: Corpus, entry: Entry, urls: Urls) -> list[JSON]:
+    """The entry in its other languages, with the text, so the page needs no second request."""
+    found: list[JSON] = []
+    for lang, other_id in entry.translations.items():
+        other = corpus.entries[other_id]
+        found.append({**_ref(other, urls), "lang": lang, "html": other.html,
+                      "lang_name": LANGUAGE_NAMES.get(lang, lang),
+                      "source_title": _source_title(corpus, other)})
+    return found
+
+
+def _source_title(corpus: Corpus, entry: Entry) -> str:
+    source = corpus.source(entry.source)
+    return source.spec.title if source is not None else ""
+
+
 
 
 def _tree(
@@ -215,11 +240,11 @@ def _tree(
         if shown is None or shown(corpus.entries[c])
     ]
     parent = corpus.get(entry.parent) if entry.parent else None
-    # "See X" pointers carry ids like Experience_Placeholder: no English name worth showing.
-    alias = None if entry.placeholder else english_name(entry.id)
-    return {**_ref(entry, urls), "children": children, "alias": alias,
+    return {**_ref(entry, urls), "children": children, "alias": corpus.english_name(entry),
+            # Long titles (FAQ questions) are shortened in an index, never on their page.
+            "label": summary(entry.title, 90),
             "context": parent.title if parent is not None else None,
-            "collections": [collection_name(c) for c in entry.cycles]}
+            "collections": [corpus.collection(c).name for c in entry.cycles]}
 
 
 def _section(corpus: Corpus, entry: Entry, urls: Urls) -> JSON:
@@ -228,7 +253,7 @@ def _section(corpus: Corpus, entry: Entry, urls: Urls) -> JSON:
         "anchor": anchor_id(entry.id),
         "html": entry.html,
         "table": _table(entry, urls),
-        "collections": [{"code": c, "name": collection_name(c)} for c in entry.cycles],
+        "collections": _collections(corpus, entry),
         "sections": [_section(corpus, corpus.entries[c], urls) for c in entry.children],
     }
 
@@ -264,12 +289,14 @@ def _table(entry: Entry, urls: Urls) -> list[JSON] | None:
     return rows
 
 
-def settings_context(owned: frozenset[str] | None, *, saved: bool) -> JSON:
-    """The owned-collections form: every collection with whether it is ticked."""
+def settings_context(corpus: Corpus, owned: frozenset[str] | None, *, saved: bool) -> JSON:
+    """The owned-collections form: every collection a rule is tagged with (declared or
+    not: a new code is choosable too), with whether it is ticked."""
     return {
         "collections": [
-            {"code": code, "name": name, "owned": owned is None or code in owned}
-            for code, name in COLLECTIONS.items()
+            {"code": c.code, "name": c.name, "name_en": c.name_en, "declared": c.declared,
+             "owned": owned is None or c.code in owned}
+            for c in corpus.tagged_collections
         ],
         "everything": owned is None,
         "saved": saved,

@@ -29,10 +29,18 @@ MAX_CACHED_QUERY = 2_048
 
 def owned_of(scope: Scope) -> frozenset[str] | None:
     """The owned collections from the `owned` cookie, parsed the way Starlette parses cookies
-    for the handlers (`Request.cookies`); None means "show everything"."""
+    for the handlers (`Request.cookies`), among the served data's collections; None means
+    "show everything"."""
     if not any(name == b"cookie" for name, _ in scope["headers"]):
         return None  # the common case, without building a connection object
-    return parse_owned(HTTPConnection(scope).cookies.get(OWNED_COOKIE))
+    value = HTTPConnection(scope).cookies.get(OWNED_COOKIE)
+    return parse_owned(value, known_collections(scope)) if value else None
+
+
+def known_collections(scope: Scope) -> frozenset[str]:
+    """The collection codes of the data the app serves (what a cookie may select among)."""
+    codes: frozenset[str] = scope["app"].state.library.corpus.collection_codes
+    return codes
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from app.web.body import read_form_body, same_origin
 from app.web.cache import accepts_gzip
 from app.web.etags import etag_matches
 from app.web.hosts import public_base
-from app.web.inputs import OWNED_COOKIE, owned_of
+from app.web.inputs import OWNED_COOKIE, known_collections, owned_of
 from app.web.pages import render_page
 from app.web.responses import SafeJSONResponse
 from app.web.routing import Cache, Route, matches_a_route
@@ -77,6 +77,8 @@ def entry_page(request: Request, entry_id: str) -> Response:
     """One rule with its sub-sections, table, backlinks and neighbours."""
     lib, urls = _library(request), _urls(request)
     if entry_id not in lib.corpus.entries:
+        if entry_id.endswith("/"):  # ids may hold "/", so this route also sees "/rules/X/"
+            return trailing_slash(request, "rules/" + entry_id)
         # Readable links for forums: /rules/틈새 공격 lands on /rules/Attack_of_Opportunity.
         titled = lib.corpus.by_title(entry_id)
         if titled is not None:
@@ -122,7 +124,8 @@ SETTINGS_FORM = "owned-form"
 def settings_page(request: Request, saved: str = "") -> Response:
     """The owned-collections (보유 게임) setting."""
     urls = _urls(request)
-    data = context.settings_context(_owned(request), saved=bool(saved))
+    data = context.settings_context(_library(request).corpus, _owned(request),
+                                    saved=bool(saved))
     response = _page(request, "settings.html", {**data, "form_marker": SETTINGS_FORM},
                      urls.settings())
     # The form shows this visitor's own choice: no shared cache may keep it.
@@ -146,7 +149,7 @@ async def save_settings(request: Request) -> Response:
         form = {}
     if form.get("form") != [SETTINGS_FORM]:
         raise AppError(400, "설정 양식이 올바르지 않아 아무것도 바꾸지 않았습니다.")
-    value = format_owned(form.get("owned", []))
+    value = format_owned(form.get("owned", []), known_collections(request.scope))
     response = RedirectResponse(urls.settings() + "?saved=1", status_code=303)
     response.headers["cache-control"] = "no-store"
     cookie_path = urls.home()
@@ -194,6 +197,8 @@ def api_source(request: Request, source_id: str) -> Response:
 
 def api_entry(request: Request, entry_id: str) -> Response:
     """The entry contract (see README) plus the page's rendered extras."""
+    if entry_id.endswith("/") and entry_id not in _library(request).corpus.entries:
+        return trailing_slash(request, "api/entries/" + entry_id)
     data = context.entry_context(_library(request).corpus, entry_id, _urls(request))
     return SafeJSONResponse(data)
 
@@ -286,7 +291,7 @@ ROUTES: tuple[Route, ...] = (
     #     path                        handler          methods  api / cache / expensive
     Route("/", home_page, GET, cache=_PAGE),
     Route("/sources/{source_id}", source_page, GET, cache=_OWNED_PAGE),
-    Route("/rules/{entry_id}", entry_page, GET, cache=_OWNED_PAGE),
+    Route("/rules/{entry_id:path}", entry_page, GET, cache=_OWNED_PAGE),
     Route("/timing", timing_page, GET, cache=_PAGE),
     Route("/search", search_page, GET, cache=Cache((*_SEARCH, "page"), owned=True),
           expensive=True),
@@ -296,7 +301,7 @@ ROUTES: tuple[Route, ...] = (
     Route("/offline", offline_page, GET, cache=_PAGE),
     Route("/api/sources", api_sources, GET, api=True, cache=_PAGE),
     Route("/api/sources/{source_id}", api_source, GET, api=True, cache=_PAGE),
-    Route("/api/entries/{entry_id}", api_entry, GET, api=True, cache=_PAGE),
+    Route("/api/entries/{entry_id:path}", api_entry, GET, api=True, cache=_PAGE),
     Route("/api/search", api_search, GET, api=True,
           cache=Cache((*_SEARCH, "limit", "offset"), owned=True), expensive=True),
     Route("/api/suggest", api_suggest, GET, api=True, cache=Cache(("q",)), expensive=True),

@@ -9,7 +9,7 @@ from app.corpus.normalize import compact
 from app.errors import AppError
 from app.search import Hit, SearchIndex
 from app.urls import Urls
-from app.web.context import GAME_NAMES, JSON
+from app.web.context import JSON
 
 #: Queries are cut to this many characters before searching: enough for any rule name.
 MAX_QUERY = 200
@@ -27,8 +27,9 @@ def clean_query(query: str) -> str:
 
 def check_filters(corpus: Corpus, game: str, source: str) -> None:
     """422 for a game or source the corpus does not have."""
-    if game and game not in GAME_NAMES:
-        raise AppError(422, f"game은 {', '.join(GAME_NAMES)} 중 하나여야 합니다.")
+    games = [g.id for g in corpus.games]
+    if game and game not in games:
+        raise AppError(422, f"game은 {', '.join(games)} 중 하나여야 합니다.")
     if source and corpus.source(source) is None:
         raise AppError(422, f"'{source[:50]}' 자료는 없습니다.")
 
@@ -71,7 +72,8 @@ def search_results(
             "path": [{"id": p.id, "title": p.title} for p in corpus.path(entry)],
             "title_html": entry.title_html,
             "source_title": spec.spec.title,
-            "game_name": GAME_NAMES[entry.game],
+            "game_name": corpus.game(entry.game).name,
+            "lang": entry.lang,
             "not_owned": is_hidden(entry.cycles, owned),
         })
     suggestion = results.suggestion if results else None
@@ -102,7 +104,7 @@ def search_page_context(
         "prev_url": urls.search(q, game=game, source=source, page=page - 1) if page > 1 else None,
         "next_url": urls.search(q, game=game, source=source, page=page + 1)
         if page < pages else None,
-        "games": [{"id": g, "name": n} for g, n in GAME_NAMES.items()],
+        "games": [{"id": g.id, "name": g.name} for g in corpus.games],
         "sources": [{"id": s.id, "title": s.spec.title, "game": s.spec.game}
                     for s in corpus.sources],
         "first": (page - 1) * PAGE_SIZE + 1,

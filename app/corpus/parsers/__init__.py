@@ -1,6 +1,7 @@
 """Parsers: one module per data format, looked up by the manifest's `parser` name.
 
-Each module has `parse(text, spec) -> list[RawEntry]`, returning the source's entries in
+Each module has `parse(text, spec, game) -> list[RawEntry]` (`game` carries the names file's
+tables, e.g. scenario names), returning the source's entries in
 reading order (a parent before its children) and raising `DataError` for input it cannot
 make sense of. Adding a format is one module and one line in `_MODULES`.
 """
@@ -10,14 +11,15 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 
-from app.corpus.models import RawEntry, SourceSpec
+from app.corpus.models import GameSpec, RawEntry, SourceSpec
 
-Parser = Callable[[str, SourceSpec], list[RawEntry]]
+Parser = Callable[[str, SourceSpec, GameSpec], list[RawEntry]]
 
 _MODULES = {
     "rules-json": "app.corpus.parsers.rules_json",
     "learn-to-play": "app.corpus.parsers.learn_to_play",
     "eh-pdf": "app.corpus.parsers.eh_pdf",
+    "arkham-errata": "app.corpus.parsers.arkham_errata",
 }
 
 

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from app.corpus.markup import escape_md, title_link
-from app.corpus.models import RawEntry, SourceSpec
+from app.corpus.models import GameSpec, RawEntry, SourceSpec
 from app.corpus.parsers._text import (
     Builder,
     Node,
@@ -80,7 +80,7 @@ class _Line:
     text: str
 
 
-def parse(text: str, spec: SourceSpec) -> list[RawEntry]:
+def parse(text: str, spec: SourceSpec, game: GameSpec | None = None) -> list[RawEntry]:
     """The chosen part's entries, in reading order."""
     lines = [_Line(i, clean(raw)) for i, raw in enumerate(text.splitlines(), start=1)]
     lines = [line for line in lines if line.text]

@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from app.corpus.models import RawEntry, SourceSpec
+from app.corpus.models import GameSpec, RawEntry, SourceSpec
 from app.corpus.parsers._text import (
     Block,
     Item,
@@ -66,7 +66,7 @@ class _Line:
     gap_before: bool
 
 
-def parse(text: str, spec: SourceSpec) -> list[RawEntry]:
+def parse(text: str, spec: SourceSpec, game: GameSpec | None = None) -> list[RawEntry]:
     """The chapters and their headings, in reading order."""
     sections = _sections(text, spec)
     titles = [clean(line.text) for sec in sections for line in sec]

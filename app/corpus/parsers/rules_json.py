@@ -7,11 +7,11 @@ problem is reported with the node's path in the file (`[146].rules[0]`) and its 
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
-from app.corpus.models import Colour, RawEntry, SourceSpec, TableCell, TableRow
+from app.corpus.models import Colour, GameSpec, RawEntry, SourceSpec, TableCell, TableRow
+from app.corpus.parsers._json import load_json
 from app.errors import DataError
 
 #: Deeper than this is not a rules reference but a broken (or hostile) file; it also keeps
@@ -25,21 +25,18 @@ MAX_TEXT = 100_000
 # Angle brackets make such a destination valid Markdown.
 _SPACED_TARGET = re.compile(r"\]\((#[^()<>\n]*? [^()<>\n]*)\)")
 _COLOURS: dict[str, Colour] = {"green": "green", "red": "red", "grey": "grey", "gray": "grey"}
+#: The node fields this parser reads; any other is reported once by `check`.
+_FIELDS = frozenset({"id", "title", "text", "rules", "table", "cycle"})
 
 
-def parse(text: str, spec: SourceSpec) -> list[RawEntry]:
+def parse(text: str, spec: SourceSpec, game: GameSpec | None = None) -> list[RawEntry]:
     """All nodes of the tree, depth-first in file order (a parent before its children)."""
-    try:
-        doc: Any = json.loads(text)
-    except json.JSONDecodeError as exc:
-        where = f"line {exc.lineno} column {exc.colno}"
-        raise DataError(spec.file, where, f"invalid JSON: {exc.msg}") from None
-    except RecursionError:
-        raise DataError(spec.file, "", "JSON nested too deeply") from None
+    doc = load_json(text, spec)
     if not isinstance(doc, list):
         raise DataError(spec.file, "", f"top level must be a JSON array, not {_kind(doc)}")
     entries: list[RawEntry] = []
-    _walk(doc, "", None, 1, spec, entries)
+    if doc:
+        _walk(doc, "", None, 1, spec, entries)
     return entries
 
 
@@ -47,6 +44,7 @@ def _walk(
     nodes: list[Any], prefix: str, parent: str | None, depth: int, spec: SourceSpec,
     out: list[RawEntry],
 ) -> None:
+    # `depth` is the level of `nodes` (1 = the top level); only called with nodes to read.
     if depth > MAX_DEPTH:
         raise DataError(spec.file, prefix, f"rules nested deeper than {MAX_DEPTH} levels")
     for i, node in enumerate(nodes):
@@ -72,9 +70,11 @@ def _walk(
                 cycles=_cycles(node, where, spec),
                 table=_table(node, where, spec),
                 location=where,
+                unused=tuple(sorted(str(k) for k in node if k not in _FIELDS)),
             )
         )
-        _walk(children, f"{prefix}[{i}].rules", entry_id, depth + 1, spec, out)
+        if children:
+            _walk(children, f"{prefix}[{i}].rules", entry_id, depth + 1, spec, out)
 
 
 def _string(node: dict[str, Any], key: str, where: str, spec: SourceSpec, *, required: bool) -> str:
