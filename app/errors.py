@@ -4,8 +4,14 @@ from __future__ import annotations
 
 
 def printable(text: str) -> str:
-    """`text` with anything a UTF-8 terminal cannot print (lone surrogates) escaped."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    """`text` with anything a UTF-8 terminal cannot print (lone surrogates) escaped, and
+    control characters (a line break inside an id) written as escapes, so a message stays
+    one line."""
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or c == " " else
+                   c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 class DataError(Exception):

@@ -1,8 +1,11 @@
 """The search bench's two peers behind HTTP, so their latency over loopback is measured the
 same way as the project's: `uvicorn bench.peers_app:app` (data from RULES_DATA_DIR).
 
-    GET /peer/substring?q=&game=   → {"results": [ids]}   a substring filter, titles first
+    GET /peer/substring?q=&game=   → {"results": [ids]}   a substring filter, names first
     GET /peer/fts5?q=&game=        → {"results": [ids]}   SQLite FTS5 with the trigram tokenizer
+
+Both are `bench.search`'s peers, unchanged: they index each entry's title, its id as English
+text and its body, and FTS5 falls back to `LIKE '%term%'` for terms under 3 characters.
 """
 
 from __future__ import annotations

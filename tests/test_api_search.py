@@ -95,3 +95,42 @@ def test_any_text_is_answered(client: TestClient, query: str) -> None:
         assert response.status_code == 200
         body = response.json()
         assert isinstance(body["query"], str)
+
+
+def test_a_community_word_finds_the_rule_and_names_the_official_term(client: TestClient) -> None:
+    data = client.get("/api/search", params={"q": "서지"}).json()
+    assert data["results"][0]["id"] == "Surge"
+    assert {"kind": "synonym", "typed": "서지", "official": "급증",
+            "text": "‘서지’ → 공식 용어 ‘급증’", "url": None, "link": None} in data["notices"]
+
+
+def test_a_loanword_no_file_lists_is_matched_by_sound(client: TestClient) -> None:
+    # 크루 is not in the synonyms file (클루 is); it sounds like "clue" all the same.
+    data = client.get("/api/search", params={"q": "크루를"}).json()
+    assert data["results"][0]["id"] == "Clues"
+    assert data["notices"][0]["text"] == "‘크루를’ → 공식 용어 ‘단서’"
+
+
+def test_a_typo_is_corrected_only_towards_the_rules_vocabulary(client: TestClient) -> None:
+    data = client.get("/api/search", params={"q": "틈세공격"}).json()
+    assert data["results"][0]["id"] == "Attack_of_Opportunity"
+    notice = data["notices"][0]
+    assert notice["text"] == "‘틈세공격’ 결과가 없어 ‘틈새공격’으로 찾았습니다"
+    assert notice["url"] == "/search?q=%ED%8B%88%EC%84%B8%EA%B3%B5%EA%B2%A9&typed=1"
+    # The agenda bug: a misspelt loanword never becomes an ordinary word of the text.
+    agenda = client.get("/api/search", params={"q": "에이젼다"}).json()
+    assert "언제나" not in json.dumps(agenda, ensure_ascii=False)
+
+
+def test_searching_as_typed_skips_every_rewrite(client: TestClient) -> None:
+    data = client.get("/api/search", params={"q": "틈세공격", "typed": "1"}).json()
+    assert data["notices"] == [] and data["as_typed"] is True
+    assert client.get("/api/search", params={"q": "서지", "typed": "1"}).json()["notices"] == []
+    assert client.get("/api/search", params={"q": "x", "typed": "yes"}).status_code == 422
+
+
+def test_question_words_weigh_nothing_beside_the_content_words(client: TestClient) -> None:
+    plain = client.get("/api/search", params={"q": "정리 단계 손 카드 장"}).json()
+    asked = client.get("/api/search", params={
+        "q": "정리 단계에는 손에 카드를 몇 장까지 남길 수 있나요?"}).json()
+    assert asked["results"][0]["id"] == plain["results"][0]["id"] == "Upkeep_Phase"

@@ -43,3 +43,20 @@ def test_every_page_loads_the_suggest_script_which_stays_optional(client: TestCl
     assert script is not None
     assert 'action="/search" method="get"' in html
     assert client.get(script[1]).status_code == 200
+
+
+def test_the_results_page_teaches_the_official_term_and_offers_the_query_as_typed(
+        client: TestClient) -> None:
+    page = client.get("/search", params={"q": "서지"}).text
+    assert '<li class="notice notice-synonym">‘서지’ → 공식 용어 ‘급증’</li>' in page
+    page = client.get("/search", params={"q": "틈세공격"}).text
+    assert "‘틈세공격’ 결과가 없어 ‘틈새공격’으로 찾았습니다 · " in page
+    assert '<a href="/search?q=%ED%8B%88%EC%84%B8%EA%B3%B5%EA%B2%A9&amp;typed=1">' in page
+    as_typed = client.get("/search", params={"q": "틈세공격", "typed": "1"}).text
+    assert "결과가 없어" not in as_typed
+
+
+def test_particles_follow_the_word_they_quote(client: TestClient) -> None:
+    page = client.get("/search", params={"q": "qqqzzz"}).text
+    assert "“qqqzzz”와 일치하는 항목이 없습니다." in page and "와(과)" not in page
+    assert "을(를)" not in client.get("/search", params={"q": "틈새공걱쇄"}).text

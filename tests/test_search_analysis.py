@@ -29,9 +29,25 @@ def test_particles_and_endings_are_stripped(word: str, stem: str) -> None:
     assert stem in analysis.variants(word)
 
 
-def test_two_syllable_words_keep_their_form() -> None:
-    for word in ("단서", "교전", "파멸", "행동"):
-        assert analysis.variants(word) == (word,)
+@pytest.mark.parametrize("word", ["단서", "교전", "파멸", "행동", "피해", "확인", "무기", "의지",
+                                  "가면", "소지", "위기"])
+def test_a_one_syllable_ending_never_cuts_a_two_syllable_word(word: str) -> None:
+    # 피해 is not 피 + 해, 확인 not 확 + 인, 무기 not 무 + 기, 의지 not 의 + 지.
+    assert analysis.variants(word) == (word,)
+
+
+def test_particles_and_longer_endings_may_leave_one_syllable() -> None:
+    assert analysis.variants("적이") == ("적이", "적")
+    assert analysis.stem("뽑습니다") == "뽑"
+    assert analysis.stem("받으면") == "받"
+
+
+@pytest.mark.parametrize(("word", "stem"),
+                         [("갑니다", "가"), ("줍니다", "주"), ("버립니다", "버리")])
+def test_the_b_nida_ending_is_taken_off_the_stems_last_syllable(word: str, stem: str) -> None:
+    # -ㅂ니다 is a jamo ending: its ㅂ is the final consonant of the stem's last syllable.
+    assert analysis.stem(word) == stem
+    assert analysis.stem("뽑습니다") == "뽑"  # 습니다 is not ㅂ니다 after 스
 
 
 def test_query_and_text_meet_on_the_same_stem() -> None:
@@ -92,3 +108,15 @@ def test_function_words() -> None:
     assert analysis.is_function_word("하면")
     assert analysis.is_function_word("에")
     assert not analysis.is_function_word("공격")
+
+
+@pytest.mark.parametrize("word", ["어떻게", "되나요", "하나요", "있나요", "몇", "언제", "무엇",
+                                  "경우에", "하는지", "있을까요", "할까요", "수도"])
+def test_question_and_light_forms_are_function_words(word: str) -> None:
+    assert analysis.is_function_word(word)
+
+
+@pytest.mark.parametrize("word", ["의지", "의지를", "가면", "이동", "도움", "만능", "나무"])
+def test_content_words_whose_stem_looks_like_a_particle_are_not(word: str) -> None:
+    # 의지 (willpower) once counted as a function word because 의 is a particle.
+    assert not analysis.is_function_word(word)

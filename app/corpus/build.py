@@ -152,7 +152,23 @@ def _build(data_dir: Path, urls: Urls) -> tuple[Corpus | None, list[Problem]]:
     corpus = _freeze(specs, drafts, order, data_version(data_dir, manifest.files), linker,
                      games, pairs)
     problems.extend(linker.problems_after_freeze(corpus))
+    problems.extend(_synonym_warnings(corpus))
     return corpus, problems
+
+
+def _synonym_warnings(corpus: Corpus) -> list[Problem]:
+    """An official term of a synonyms file that the game's rules never use points nowhere."""
+    found: list[Problem] = []
+    for game in corpus.games:
+        if not game.synonyms:
+            continue
+        text = compact(" ".join(f"{e.title} {e.text}" for e in corpus if e.game == game.id))
+        officials = dict.fromkeys(o for terms in game.synonyms.values() for o in terms)
+        for official in officials:
+            if compact(official) not in text:
+                found.append(Problem(game.synonyms_file, f'"{official}"',
+                                     "official term found nowhere in the game's rules"))
+    return found
 
 
 def _namespaced(raw: RawEntry, spec: SourceSpec) -> RawEntry:

@@ -68,3 +68,37 @@ def sort_key(title: str) -> tuple[int, str]:
     letter = index_letter(title)
     groups = INDEX_LETTERS + LATIN_LETTERS
     return (groups.index(letter) if letter in groups else 99, stripped)
+
+
+#: Particle pairs chosen by the word before them: (after a final consonant, after a vowel).
+_PARTICLE_PAIRS = {"을": ("을", "를"), "를": ("을", "를"), "이": ("이", "가"), "가": ("이", "가"),
+                   "은": ("은", "는"), "는": ("은", "는"), "과": ("과", "와"), "와": ("과", "와"),
+                   "으로": ("으로", "로"), "로": ("으로", "로")}
+# Latin words as Koreans read them: a final consonant sound after these endings (clue → 클루,
+# but act → 액트 ends in a vowel too; the letters Korean spells with a final consonant).
+_LATIN_FINAL = ("m", "n", "ng", "l", "b", "ck", "k", "p")
+
+
+def with_particle(word: str, particle: str) -> str:
+    """`word` followed by the form of `particle` its last sound takes: 급증을, 서지를,
+    단서로, 틈새 공격으로 (ㄹ takes 로: 규칙으로 but 레벨로). Digits and Latin letters are read
+    as Korean reads them, approximately."""
+    pair = _PARTICLE_PAIRS[particle]
+    last = word.rstrip(" ’'”\")]")[-1:] if word.strip() else ""
+    if last and is_syllable(last):
+        final = (ord(last) - _BASE) % 28
+        if pair[0] == "으로":
+            choice = pair[0] if final not in (0, 8) else pair[1]  # 8 = ㄹ
+        else:
+            choice = pair[0] if final else pair[1]
+    elif last.isdigit():
+        # 영, 일, 삼, 육, 칠, 팔, 십 end in a consonant; 이, 사, 오, 구 do not.
+        consonant = last in "0136780"
+        choice = pair[0] if consonant and not (pair[0] == "으로" and last in "178") else pair[1]
+    elif last.isascii() and last.isalpha():
+        consonant = word.lower().endswith(_LATIN_FINAL)
+        choice = pair[0] if consonant and not (pair[0] == "으로" and word.lower()
+                                               .endswith("l")) else pair[1]
+    else:
+        choice = f"{pair[0]}({pair[1]})" if pair[0] != "으로" else "(으)로"
+    return word + choice

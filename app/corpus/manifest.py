@@ -31,6 +31,7 @@ class GameDecl:
     name_en: str
     names_file: str
     glossary_chapter: int
+    synonyms_file: str = ""
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,8 @@ class Manifest:
     @property
     def files(self) -> tuple[str, ...]:
         """Every data file the manifest declares, each once, sorted."""
-        names = {s.file for s in self.sources} | {g.names_file for g in self.games}
+        names = ({s.file for s in self.sources} | {g.names_file for g in self.games}
+                 | {g.synonyms_file for g in self.games})
         return tuple(sorted(n for n in names | {self.icons_file} if n))
 
 
@@ -91,14 +93,14 @@ def _games(items: object) -> tuple[GameDecl, ...]:
                 raise DataError(MANIFEST, where, f'missing or empty string field "{key}"')
         if any(g.id == item["id"] for g in games):
             raise DataError(MANIFEST, where, f'duplicate game id "{item["id"]}"')
-        for key in ("name_en", "names"):
+        for key in ("name_en", "names", "synonyms"):
             if not isinstance(item.get(key, ""), str):
                 raise DataError(MANIFEST, where, f'"{key}" must be a string')
         chapter = item.get("glossary_chapter", 20)
         if not isinstance(chapter, int) or isinstance(chapter, bool) or chapter < 1:
             raise DataError(MANIFEST, where, '"glossary_chapter" must be a positive number')
         games.append(GameDecl(item["id"], item["name"], item.get("name_en", ""),
-                              item.get("names", ""), chapter))
+                              item.get("names", ""), chapter, item.get("synonyms", "")))
     return tuple(games)
 
 

@@ -15,7 +15,7 @@ from typing import Literal
 from app.corpus.normalize import compact
 from app.render.icons import IconSet
 
-_ENGLISH_ID = re.compile(r"[A-Za-z][A-Za-z0-9_ ]*")
+_ENGLISH_ID = re.compile(r"[A-Z][A-Za-z0-9_ ]*")
 
 #: A game's id as the manifest declares it ("ahlcg", "eh").
 Game = str
@@ -75,6 +75,10 @@ class GameSpec:
     names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     #: Files this game's vocabulary comes from (relative to the data folder).
     names_file: str = ""
+    #: The words players use → the official terms they mean (`서지` → 급증), keyed by the
+    #: variant's compact form (`app.corpus.normalize.compact`).
+    synonyms: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    synonyms_file: str = ""
 
     def name_of(self, kind: str, code: str) -> str | None:
         """The name `kind` gives `code` (a scenario slug, an encounter set), or None."""

@@ -13,18 +13,67 @@ parser asks for a name by kind and code, so a new kind of name is a data change 
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from app.corpus.manifest import GameDecl, objects
 from app.corpus.models import Collection, GameSpec
+from app.corpus.normalize import compact
 from app.errors import DataError
+
+#: Bounds for one synonyms line: far above any real term's variants.
+_MAX_VARIANTS = 64
+_MAX_LINE = 4_000
 
 
 def load_game(data_dir: Path, decl: GameDecl) -> GameSpec:
-    """The game `decl` declares, with the vocabulary of its names file (if it has one)."""
+    """The game `decl` declares, with its names file and synonyms file (if it has them)."""
+    game = _with_names(data_dir, decl)
+    if not decl.synonyms_file:
+        return game
+    synonyms = load_synonyms(data_dir, decl.synonyms_file)
+    return dataclasses.replace(game, synonyms=synonyms, synonyms_file=decl.synonyms_file)
+
+
+def load_synonyms(data_dir: Path, file: str) -> Mapping[str, tuple[str, ...]]:
+    """`official = variant, variant` lines → {compact variant: (official, …)}.
+
+    `#` starts a comment line. A variant listed under two official terms means both (the
+    search looks for either); a variant that differs from its term only in spacing adds
+    nothing (search ignores spacing) and is skipped.
+    """
+    try:
+        text = (data_dir / file).read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise DataError(file, "", "file not found (a synonyms file)") from None
+    except UnicodeDecodeError as exc:
+        raise DataError(file, f"byte {exc.start}", "not UTF-8 text") from None
+    table: dict[str, tuple[str, ...]] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        official, sep, rest = line.partition("=")
+        official = " ".join(official.split())
+        variants = [v.strip() for v in rest.split(",") if v.strip()]
+        if not sep or not official or not variants:
+            raise DataError(file, f"line {number}", 'expected "official term = variant, …"')
+        if len(variants) > _MAX_VARIANTS or len(line) > _MAX_LINE:
+            raise DataError(file, f"line {number}", "too long a line for a synonyms entry")
+        for variant in variants:
+            key = compact(variant)
+            if key == compact(official):
+                continue  # a spacing variant: search ignores spacing anyway
+            if official not in table.get(key, ()):
+                table[key] = (*table.get(key, ()), official)
+    return MappingProxyType(table)
+
+
+def _with_names(data_dir: Path, decl: GameDecl) -> GameSpec:
     if not decl.names_file:
         return GameSpec(decl.id, decl.name, decl.name_en, decl.glossary_chapter)
     file = decl.names_file

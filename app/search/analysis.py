@@ -65,22 +65,44 @@ _ENDINGS = (
     "시키다", "시키는", "시킨", "시키면", "시킬", "시켜",
     # generic verbal endings after a stem
     "인", "으면", "면", "는다", "었다", "았다", "었", "았", "고", "며", "거나", "도록", "려면",
-    "습니다", "ㅂ니다", "세요", "어야", "아야", "지", "기",
+    "습니다", "세요", "어야", "아야", "지", "기",
+    # questions: 되나요, 하나요, 있나요, 할까요, 되는지, 인가요
+    "나요", "까요", "가요", "는지", "은지", "던가요", "는가요", "습니까", "니까", "을까요", "을까",
+    "나", "을지", "는가", "은가", "죠", "지요", "요",
 )
+_PARTICLE_SET = frozenset(_PARTICLES)
 _SUFFIXES = tuple(sorted(set(_PARTICLES + _ENDINGS), key=len, reverse=True))
+_SUFFIX_SET = frozenset(_SUFFIXES)
 _BY_LAST: dict[str, tuple[str, ...]] = {}
 for _suffix in _SUFFIXES:
     _BY_LAST[_suffix[-1]] = (*_BY_LAST.get(_suffix[-1], ()), _suffix)
+# `-ㅂ니다` is not a syllable suffix: its ㅂ is the final consonant of the stem's last syllable
+# (갑니다 = 가 + ㅂ니다, 줍니다 = 주 + ㅂ니다). Handled in `variants` by arithmetic.
+_B_FINAL = 17  # index of ㅂ among the final consonants (hangul.JONGSEONG)
 
 _PLURAL_ES = re.compile(r"(?:ss|sh|ch|x|z)es$")
 
-
-_FUNCTION = frozenset(_SUFFIXES) | {"하", "되", "것", "수", "등", "및", "또는", "그", "이", "저"}
+#: Light words a question or sentence is made of: they weigh little against content words.
+#: Interrogatives, light verbs and nouns with no rule meaning of their own.
+_LIGHT = frozenset({
+    "하", "되", "것", "수", "등", "및", "또는", "그", "이", "저", "있", "없", "있다", "없다",
+    "어떻게", "어떤", "어느", "무엇", "무엇인가요", "뭔가요", "뭐", "뭔가", "몇", "언제", "어디",
+    "왜", "누가", "누구", "얼마나", "가능", "가능한가요", "경우", "때", "궁금합니다", "질문",
+    "해도", "돼도", "되나", "하나", "있나", "없나", "인가", "건가", "건가요", "거죠", "건지",
+    "어떻", "뭘", "해야", "하나요", "되나요", "있나요", "없나요", "할까요", "될까요",
+})
+_FUNCTION = frozenset(_SUFFIXES) | _LIGHT
 
 
 def is_function_word(word: str) -> bool:
-    """True for a word that is only a particle, an ending or a light verb (`하면`, `에`)."""
-    return word in _FUNCTION or (is_hangul(word) and stem(word) in _FUNCTION)
+    """True for a word that is only a particle, an ending, a light verb or a question word
+    (`하면`, `에`, `되나요`, `어떻게`): not a content word. A content word whose stem merely
+    looks like a particle (의지 → 의, 가면 → 가) is not one."""
+    if word in _FUNCTION:
+        return True
+    # A light word with a particle or ending on it (`경우에`, `있을까요`, `하는지`).
+    return is_hangul(word) and any(
+        word[:i] in _LIGHT and word[i:] in _SUFFIX_SET for i in range(1, len(word)))
 
 
 def is_hangul(word: str) -> bool:
@@ -111,7 +133,10 @@ def variants(word: str) -> tuple[str, ...]:
     """The word and the stems left after stripping one known particle or ending.
 
     Two passes cover a particle after an ending (`부착된` → 부착; `공격받은` → 공격).
-    The word itself always comes first; stems are at least one syllable long.
+    The word itself always comes first. A particle may leave a one-syllable noun (`적이` →
+    적), and so may an ending of two syllables or more (`뽑습니다` → 뽑); a one-syllable
+    ending needs a longer stem, so nouns whose last syllable looks like an ending keep their
+    form (피해, 확인, 무기, 의지 are not 피, 확, 무, 의).
     """
     if not is_hangul(word):
         return (english_stem(word),) if word.isascii() and word.isalpha() else (word,)
@@ -120,14 +145,30 @@ def variants(word: str) -> tuple[str, ...]:
     for _ in range(2):
         nxt: list[str] = []
         for form in frontier:
-            for suffix in _BY_LAST.get(form[-1], ()):
-                if len(form) > len(suffix) and form.endswith(suffix):
-                    base = form[: -len(suffix)]
-                    if base not in found:
-                        found.append(base)
-                        nxt.append(base)
+            for base in _stripped(form):
+                if base not in found:
+                    found.append(base)
+                    nxt.append(base)
         frontier = nxt
     return tuple(found)
+
+
+def _stripped(form: str) -> Iterator[str]:
+    """Each stem left after removing one known suffix from `form`."""
+    for suffix in _BY_LAST.get(form[-1], ()):
+        if len(form) > len(suffix) and form.endswith(suffix):
+            base = form[: -len(suffix)]
+            # A one-syllable ending (해, 인, 기, 지, 면) on a two-syllable word is most often
+            # the noun's own last syllable; a longer one (습니다, 으면) is an ending.
+            if len(base) >= 2 or len(suffix) >= 2 or suffix in _PARTICLE_SET:
+                yield base
+    # 갑니다, 줍니다, 놓입니다: the ㅂ of -ㅂ니다 sits in the stem's last syllable.
+    if len(form) >= 3 and form.endswith("니다") and form[-3] != "습" and is_syllable(form[-3]):
+        code = ord(form[-3]) - 0xAC00
+        if code % 28 == _B_FINAL:
+            base = form[:-3] + chr(0xAC00 + code - _B_FINAL)
+            if base:
+                yield base
 
 
 def stem(word: str) -> str:

@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -99,12 +99,16 @@ class Correction:
 class Vocabulary:
     """Known terms with their jamo spellings, searchable by edit distance."""
 
-    def __init__(self, terms: Sequence[str], frequencies: Sequence[int] | None = None) -> None:
-        self.terms: tuple[str, ...] = tuple(terms)
-        self.known: frozenset[str] = frozenset(self.terms)
+    def __init__(self, terms: Sequence[str], frequencies: Sequence[int] | None = None, *,
+                 targets: Iterable[str] | None = None) -> None:
+        """`terms` are known; corrections lead only to those also in `targets` (default:
+        all of them)."""
+        freqs = frequencies if frequencies is not None else [1] * len(terms)
+        self.known: frozenset[str] = frozenset(terms)
+        self._freq: dict[str, int] = dict(zip(terms, freqs, strict=True))
+        wanted = None if targets is None else frozenset(targets)
+        self.terms: tuple[str, ...] = tuple(t for t in terms if wanted is None or t in wanted)
         self._jamo: tuple[str, ...] = tuple(jamo(t) for t in self.terms)
-        freqs = frequencies if frequencies is not None else [1] * len(self.terms)
-        self._freq: dict[str, int] = dict(zip(self.terms, freqs, strict=True))
         self._longest = max((len(t) for t in self.terms), default=0)
         # Per instance, so a rebuilt index never sees the old vocabulary's answers; lru_cache
         # is thread-safe (at worst two threads compute the same word once each).
@@ -114,7 +118,7 @@ class Vocabulary:
         return term in self.known
 
     def __len__(self) -> int:
-        return len(self.terms)
+        return len(self.known)
 
     def corrections(self, word: str, *, limit: int = 3) -> list[Correction]:
         """The closest known terms to `word` within `max_distance(word)`, best first.

@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from app.search import analysis
@@ -35,6 +36,8 @@ ALIAS = 8.0
 TITLE_WHOLE = 10.0
 CORRECTED = 0.8
 SHORT_STEM = 0.4
+#: Up to this many content words, a title word keeps its full weight (see `weighted_terms`).
+LONG_QUERY = 3.0
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,13 @@ class QueryWord:
     hangul: bool
     known: bool
     corrections: tuple[str, ...] = ()
+    #: For an unknown Hangul word with no correction: the English word or name it sounds
+    #: like (`클루` → clue), searched instead (`loanwords.LoanwordTable`).
+    english: str = ""
+
+    @property
+    def english_words(self) -> tuple[str, ...]:
+        return tuple(self.english.split())
 
 
 @dataclass(frozen=True)
@@ -76,7 +86,7 @@ class Plan:
         only_word = len(self.words) == 1
         terms: list[str] = []
         for word in self.words:
-            for form in (word.text, word.stem, *word.corrections):
+            for form in (word.text, word.stem, *word.corrections, *word.english_words):
                 if len(form) >= 2 or (only_word and form):
                     terms.append(form)
         return list(analysis.unique(terms))
@@ -92,8 +102,14 @@ def clean(text: str) -> str:
 
 
 def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
-              budget: Budget = DEFAULT_BUDGET) -> Plan:
+              budget: Budget = DEFAULT_BUDGET, *, correct: bool = True,
+              loanword: Callable[[str], str | None] | None = None) -> Plan:
     """Analyse the cleaned query `text` against the index's vocabularies.
+
+    With `correct` false, unknown words stay as typed (the "그대로 찾기" search). An unknown
+    Hangul word with no correction is looked up by sound with `loanword` (a typo of a rules
+    term is corrected, not read as English): never a word the index knows, a light word, or
+    a lone syllable inside a longer query (쓸, 들 are grammar there; 둠, 씰 alone are terms).
 
     Only the first `budget.words` distinct words are analysed (a repeated word adds nothing),
     and only `budget.corrections` calls to `Vocabulary.corrections` are made, in query order;
@@ -106,7 +122,7 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
     analysed: dict[str, QueryWord] = {}
     #: The tokens taken into account, repeats included: what `compact` is made of.
     considered: list[str] = []
-    corrections_left = budget.corrections
+    corrections_left = budget.corrections if correct else 0
     for token in raw:
         if _JAMO_RUN.fullmatch(token):
             continue
@@ -119,14 +135,20 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
             vocab = hangul_vocab if hangul else english_vocab
             known = token.isdigit() or any(f in vocab for f in forms)
             corrections: tuple[str, ...] = ()
-            if not known and corrections_left > 0:
+            attempted = not known and corrections_left > 0
+            if attempted:
                 corrections_left -= 1
                 corrections = tuple(c.term for c in vocab.corrections(
                     stem if hangul else forms[0]))
                 if hangul and not corrections and stem != token and corrections_left > 0:
                     corrections_left -= 1
                     corrections = tuple(c.term for c in vocab.corrections(token))
-            analysed[token] = QueryWord(token, forms, stem, hangul, known, corrections)
+            english = ""
+            if (hangul and attempted and not corrections and loanword is not None
+                    and not analysis.is_function_word(token)
+                    and (len(token) > 1 or len(raw) <= 2)):
+                english = next(filter(None, map(loanword, forms)), None) or ""
+            analysed[token] = QueryWord(token, forms, stem, hangul, known, corrections, english)
         considered.append(token)
     compact = "".join(considered)
     stem_compact = "".join(analysed[t].stem for t in considered)
@@ -160,16 +182,33 @@ def weighted_terms(plan: Plan, budget: Budget = DEFAULT_BUDGET) -> list[tuple[st
             add("title_w", whole, TITLE_WHOLE)
     if plan.alias:
         add("alias", plan.alias, ALIAS * 2)
+    # In a sentence-long question one word matching a title says little about the rule that
+    # answers it; the content words together (coordination, proximity) decide. A title word
+    # weighs less the more content words the query has.
+    content = sum(1 for w in plan.words if not analysis.is_function_word(w.text)
+                  and (w.known or w.corrections or w.english))
+    title_w = TITLE_W * min(1.0, LONG_QUERY / max(content, 1))
     for word in plan.words:
+        # Question and light forms (어떻게, 되나요, 몇, 수) say nothing about which rule is
+        # meant, and their postings lists are the longest: they are not looked up at all
+        # (they still count in the whole-query title form above).
+        if analysis.is_function_word(word.text):
+            continue
         if word.hangul:
             for form in word.variants:
                 weight = SHORT_STEM if len(form) == 1 and len(word.text) > 1 else 1.0
-                add("title_w", form, TITLE_W * weight)
+                add("title_w", form, title_w * weight)
                 add("body_w", form, BODY_W * weight)
         else:
             add("alias", word.stem, ALIAS)
             add("body_w", word.stem, BODY_W)
-            add("title_w", word.stem, TITLE_W)
+            add("title_w", word.stem, title_w)
+        for english in word.english_words:
+            add("alias", english, ALIAS * CORRECTED)
+            add("title_w", english, TITLE_W * CORRECTED)
+            add("body_w", english, BODY_W * CORRECTED)
+        if len(word.english_words) > 1:
+            add("alias", analysis.alias_key(word.english), ALIAS * 2 * CORRECTED)
         for fixed in word.corrections:
             add("title_w", fixed, TITLE_W * CORRECTED)
             add("body_w", fixed, BODY_W * CORRECTED)

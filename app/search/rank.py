@@ -143,7 +143,7 @@ def _word_groups(plan: Plan) -> list[tuple[tuple[str, ...], float]]:
     for word in plan.words:
         if analysis.is_function_word(word.text):
             continue
-        forms = tuple(f for f in (word.stem, *word.corrections) if f)
+        forms = tuple(f for f in (word.stem, *word.corrections, *word.english_words) if f)
         if not forms:
             continue
         groups.append((forms, 0.5 if len(word.stem) == 1 and word.hangul else 1.0))

@@ -23,6 +23,7 @@ itself is held in memory, so searchers open in microseconds and never touch the 
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 from collections.abc import Callable
@@ -37,8 +38,10 @@ from app.search.budget import DEFAULT_BUDGET, Budget
 from app.search.documents import documents
 from app.search.fuzzy import Vocabulary
 from app.search.index import FIELDS, load_index
+from app.search.loanwords import LoanwordTable
 from app.search.query import Plan, clean, make_plan, weighted_terms
 from app.search.rank import COORD_FLOOR, Reranker
+from app.search.rewrite import Rewrite, Rewriter
 from app.search.snippet import make_snippet, present_terms, term_pattern
 from app.search.titles import EXACT, FUZZY, INITIALS_EXACT, START, TitleTable
 
@@ -68,6 +71,13 @@ class Results:
     total: int
     hits: tuple[Hit, ...]
     suggestion: str | None
+    #: (as typed, official term) for each synonym the search used (`서지` → 급증).
+    synonyms: tuple[tuple[str, str], ...] = ()
+    #: (as typed, English word, official term or "") for each Hangul loanword matched by
+    #: sound (`클루` → clue, 단서).
+    loanwords: tuple[tuple[str, str, str], ...] = ()
+    #: The query as searched after typo corrections, when a word was corrected; else None.
+    corrected: str | None = None
 
 
 class SearchIndex:
@@ -82,6 +92,15 @@ class SearchIndex:
         self._documents = {doc.id: doc for doc in documents(corpus)}
         self.titles = TitleTable(tuple(self._documents.values()))
         self._reranker = Reranker(tuple(self._documents.values()))
+        english = [d.english or (d.entry.title if d.entry.lang == "en" else "")
+                   for d in self._documents.values()]
+        english += [corpus.icons.label(token, "en") for token in corpus.icons.icons]
+        officials = {LoanwordTable.phrase(d.english): d.entry.title
+                     for d in reversed(self._documents.values())
+                     if d.english and not d.entry.placeholder}
+        self._officials = officials
+        self._loanwords = LoanwordTable(filter(None, english))
+        self._rewriter = Rewriter({g.id: g.synonyms for g in corpus.games})
         self._game_rank: dict[str, int] = {}
         for source in corpus.sources:
             self._game_rank.setdefault(source.spec.game, len(self._game_rank))
@@ -110,15 +129,16 @@ class SearchIndex:
 
     def search(self, query: str, *, game: str | None = None, source: str | None = None,
                limit: int = 10, offset: int = 0,
-               demote: Callable[[str], bool] | None = None) -> Results:
+               demote: Callable[[str], bool] | None = None, as_typed: bool = False) -> Results:
         """Ranked entries for `query`; never raises (an empty result on any failure).
 
         `demote(entry_id)` true moves an entry below every other, keeping the order inside
-        each group; `total`, `limit` and `offset` count the reordered list.
+        each group; `total`, `limit` and `offset` count the reordered list. `as_typed` searches
+        the words as they are: no synonyms, loanwords or typo corrections.
         """
         try:
             return self._search(query, game=game, source=source, limit=limit, offset=offset,
-                                demote=demote)
+                                demote=demote, as_typed=as_typed)
         except Exception:  # a search box must not turn into an error page
             log.exception("search failed for %r", query[:MAX_LIMIT] if isinstance(query, str)
                           else query)
@@ -149,21 +169,33 @@ class SearchIndex:
             self._local.searcher = searcher
         return searcher
 
-    def plan(self, query: str) -> Plan:
+    def plan(self, query: str, *, correct: bool = True) -> Plan:
         """The analysed query (exposed for tests and the bench)."""
-        return make_plan(clean(query), self._hangul, self._english, self.budget)
+        return make_plan(clean(query), self._hangul, self._english, self.budget,
+                         correct=correct, loanword=self._loanwords.english)
+
+    def rewrite(self, query: str, game: str | None = None) -> Rewrite:
+        """The query with players' words replaced by the rules' terms (synonyms files)."""
+        return self._rewriter.rewrite(clean(query), game, self.budget)
 
     def _search(self, query: str, *, game: str | None, source: str | None, limit: int,
-                offset: int, demote: Callable[[str], bool] | None = None) -> Results:
-        plan = self.plan(query)
+                offset: int, demote: Callable[[str], bool] | None = None,
+                as_typed: bool = False) -> Results:
+        typed = clean(query)
+        rewrite = Rewrite(typed) if as_typed else self.rewrite(typed, game)
+        plan = self.plan(rewrite.text, correct=not as_typed)
+        # What the page tells the player about the query, whatever the results.
+        loanwords = tuple((w.text, w.english, self._officials.get(w.english, ""))
+                          for w in plan.words if w.english)
+        empty = Results(typed, 0, (), None, rewrite.synonyms, loanwords, _corrected(plan))
         limit = max(0, min(int(limit), MAX_LIMIT))
         offset = max(0, int(offset))
         allowed = self._filters.get((game, source)) if game or source else None
         if plan.empty or ((game or source) and allowed is None):
-            return Results(plan.text, 0, (), None)
+            return empty
         ranked = self._rank(plan, allowed)
         if not ranked:
-            return Results(plan.text, 0, (), self._did_you_mean(plan, allowed))
+            return dataclasses.replace(empty, suggestion=self._did_you_mean(plan, allowed))
         if demote is not None:
             ranked.sort(key=lambda item: demote(item[0]))  # stable: each group keeps its order
         page = ranked[offset : offset + limit]
@@ -172,7 +204,7 @@ class SearchIndex:
                                              max_chars=self.budget.highlight_chars))
         hits = tuple(Hit(entry_id, round(score, 4), make_snippet(text, pattern))
                      for (entry_id, score), text in zip(page, texts, strict=True))
-        return Results(plan.text, len(ranked), hits, None)
+        return dataclasses.replace(empty, total=len(ranked), hits=hits)
 
     def _rank(self, plan: Plan, allowed: frozenset[int] | None) -> list[tuple[str, float]]:
         reader = self._searcher().reader()
@@ -288,18 +320,36 @@ class SearchIndex:
         return [m.id for m in ranked[:limit]]
 
 
+def _corrected(plan: Plan) -> str | None:
+    """The query with each unknown word replaced by its correction, if any was corrected."""
+    if not any(w.corrections and not w.known for w in plan.words):
+        return None
+    return " ".join(w.corrections[0] if w.corrections and not w.known else w.text
+                    for w in plan.words)
+
+
 def _vocabularies(reader: Any) -> tuple[Vocabulary, Vocabulary]:
-    """Known Hangul words (two syllables or more) and English words, with frequencies."""
+    """Known Hangul and English words, with frequencies.
+
+    Every indexed word is known; typos are corrected only towards the rules' vocabulary: the
+    words of titles and English names, never an ordinary word of some rule's text (a
+    misspelt 어젠다 once became 언제나, an adverb).
+    """
     hangul: dict[str, int] = {}
     english: dict[str, int] = {}
-    for fieldname in ("title_w", "body_w", "alias"):
+    targets: set[str] = set()
+    for fieldname in ("title_w", "alias", "body_w"):
         for raw, info in reader.iter_field(fieldname):
             term = raw.decode("utf-8") if isinstance(raw, bytes) else str(raw)
             freq = int(info.doc_frequency())
             if analysis.is_hangul(term):
-                if len(term) >= 2:
-                    hangul[term] = hangul.get(term, 0) + freq
+                hangul[term] = hangul.get(term, 0) + freq
             elif term.isascii() and term.isalpha():
                 english[term] = english.get(term, 0) + freq
-    return (Vocabulary(list(hangul), list(hangul.values())),
-            Vocabulary(list(english), list(english.values())))
+            else:
+                continue
+            # One syllable is never corrected (`max_distance`): known, but no target.
+            if fieldname != "body_w" and len(term) >= 2 and not analysis.is_function_word(term):
+                targets.add(term)
+    return (Vocabulary(list(hangul), list(hangul.values()), targets=targets),
+            Vocabulary(list(english), list(english.values()), targets=targets))

@@ -99,12 +99,14 @@ def search_page(
     game: str = "",
     source: str = "",
     page: Annotated[int, Query(ge=1, le=search_context.MAX_PAGE)] = 1,
+    typed: Annotated[str, Query(max_length=1)] = "",
 ) -> Response:
-    """Search results with filters, pagination and a did-you-mean suggestion."""
+    """Search results with filters, pagination, notes on what was corrected or translated
+    into the official terms, and a did-you-mean suggestion; `typed=1` searches as typed."""
     lib, urls = _library(request), _urls(request)
     data = search_context.search_page_context(
         lib.corpus, lib.index, urls, q, game=game, source=source, page=page,
-        owned=_owned(request))
+        owned=_owned(request), as_typed=bool(typed))
     return _page(request, "search.html", data, urls.search(data["query"]))
 
 
@@ -210,12 +212,13 @@ def api_search(
     source: str = "",
     limit: Annotated[int, Query(ge=1, le=50)] = 10,
     offset: Annotated[int, Query(ge=0, le=1000)] = 0,
+    typed: Annotated[str, Query(max_length=1)] = "",
 ) -> Response:
-    """`{query, total, results: [{id, title, source, game, url, snippet, path}]}`."""
+    """`{query, total, results: [{id, title, source, game, url, snippet, path}], notices}`."""
     lib = _library(request)
     return SafeJSONResponse(search_context.search_results(
         lib.corpus, lib.index, _urls(request), q, game=game, source=source,
-        limit=limit, offset=offset, owned=_owned(request)))
+        limit=limit, offset=offset, owned=_owned(request), as_typed=bool(typed)))
 
 
 def api_suggest(request: Request, q: str = "") -> Response:
@@ -285,7 +288,7 @@ GET = ("GET", "HEAD")
 POST = ("POST",)
 _PAGE = Cache()
 _OWNED_PAGE = Cache(owned=True)
-_SEARCH = ("q", "game", "source")
+_SEARCH = ("q", "game", "source", "typed")
 
 ROUTES: tuple[Route, ...] = (
     #     path                        handler          methods  api / cache / expensive

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from app.corpus.collections import is_hidden
-from app.corpus.hangul import choseong
+from app.corpus.hangul import choseong, with_particle
 from app.corpus.models import Corpus
 from app.corpus.normalize import compact
 from app.errors import AppError
 from app.search import Hit, SearchIndex
+from app.search.searcher import Results
 from app.urls import Urls
 from app.web.context import JSON
 
@@ -37,7 +38,7 @@ def check_filters(corpus: Corpus, game: str, source: str) -> None:
 def search_results(
     corpus: Corpus, index: SearchIndex, urls: Urls, query: str, *, game: str = "",
     source: str = "", limit: int = PAGE_SIZE, offset: int = 0,
-    owned: frozenset[str] | None = None,
+    owned: frozenset[str] | None = None, as_typed: bool = False,
 ) -> JSON:
     """`{query, total, results: [{id, title, source, game, url, snippet, path}], suggestion}`.
 
@@ -55,7 +56,8 @@ def search_results(
 
         results = index.search(query, game=game or None, source=source or None,
                                limit=limit, offset=offset,
-                               demote=not_owned if owned is not None else None)
+                               demote=not_owned if owned is not None else None,
+                               as_typed=as_typed)
         hits = list(results.hits)
     items: list[JSON] = []
     for hit in hits:
@@ -83,16 +85,50 @@ def search_results(
         "results": items,
         "suggestion": suggestion,
         "suggestion_url": urls.search(suggestion, game=game, source=source) if suggestion else None,
+        # "…을 찾으셨나요?": the particle the suggested title takes.
+        "suggestion_particle": with_particle(suggestion, "을")[len(suggestion):]
+        if suggestion else "",
+        "notices": _notices(results, urls, game, source) if results else [],
+        "as_typed": as_typed,
+        "no_results": f"{with_particle(f'“{query}”', '와')} 일치하는 항목이 없습니다."
+        if query else "",
     }
+
+
+def _notices(results: Results, urls: Urls, game: str, source: str) -> list[JSON]:
+    """What the search changed in the query, said plainly: the official term a player's word
+    stands for, and a typo correction with a link to search the words as typed."""
+    found: list[JSON] = []
+    for typed, official in dict.fromkeys(results.synonyms):
+        found.append({"kind": "synonym", "typed": typed, "official": official,
+                      "text": f"‘{typed}’ → 공식 용어 ‘{official}’", "url": None, "link": None})
+    for typed, english, official in dict.fromkeys(results.loanwords):
+        text = (f"‘{typed}’ → 공식 용어 ‘{official}’" if official
+                else f"{with_particle(f'‘{typed}’', '을')} ‘{english}’"
+                     f"{with_particle(english, '으로')[len(english):]} 찾았습니다")
+        found.append({"kind": "loanword", "typed": typed, "official": official or english,
+                      "text": text, "url": None, "link": None})
+    if results.corrected:
+        typed = results.query
+        found.append({
+            "kind": "correction", "typed": typed, "official": results.corrected,
+            "text": f"‘{typed}’ 결과가 없어 "
+                    f"{with_particle(f'‘{results.corrected}’', '으로')} 찾았습니다",
+            "url": urls.search(typed, game=game, source=source, typed="1"),
+            "link": f"‘{typed}’ 그대로 찾기",
+        })
+    return found
 
 
 def search_page_context(
     corpus: Corpus, index: SearchIndex, urls: Urls, query: str, *, game: str, source: str,
-    page: int, owned: frozenset[str] | None = None,
+    page: int, owned: frozenset[str] | None = None, as_typed: bool = False,
 ) -> JSON:
     """The results page: one page of results, filters and pagination links."""
     data = search_results(corpus, index, urls, query, game=game, source=source,
-                          limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE, owned=owned)
+                          limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE, owned=owned,
+                          as_typed=as_typed)
+    typed = "1" if as_typed else ""
     pages = min(MAX_PAGE, -(-data["total"] // PAGE_SIZE))
     q = data["query"]
     return {
@@ -101,8 +137,9 @@ def search_page_context(
         "source": source,
         "page": page,
         "pages": pages,
-        "prev_url": urls.search(q, game=game, source=source, page=page - 1) if page > 1 else None,
-        "next_url": urls.search(q, game=game, source=source, page=page + 1)
+        "prev_url": urls.search(q, game=game, source=source, page=page - 1, typed=typed)
+        if page > 1 else None,
+        "next_url": urls.search(q, game=game, source=source, page=page + 1, typed=typed)
         if page < pages else None,
         "games": [{"id": g.id, "name": g.name} for g in corpus.games],
         "sources": [{"id": s.id, "title": s.spec.title, "game": s.spec.game}

@@ -1,0 +1,170 @@
+"""Hangul spellings of English game terms (클루, 서지, 엘더사인) matched to the English names.
+
+Korean players mostly say the English terms in Hangul. Where the data gives entries English
+names (the English translation's titles), a Hangul loanword is matched to them by sound, so
+`클루` finds the entry named "Clues" with no synonyms line for it.
+
+Both sides are reduced to a consonant skeleton in one shared alphabet, the way Korean
+transcribes English: vowels drop out (Korean inserts ㅡ after consonant clusters: 클루 is
+k-l), voiced and voiceless pairs merge (b/p/f/v → p, d/t → t, g/k/c/q → k, j/z/ch/soft g →
+j), r and l are one sound (kept before a vowel, silent after one: "resource" → 리소스 is
+l-s-s), th is read both ways (미토스 "mythos", 엘더씽 "elder thing"), and a final ㅇ is "ng".
+Exact skeletons match; among several English candidates the closest spelling (Hangul
+romanised, compared with rapidfuzz) wins. The measured accuracy is in `bench/loanwords.py`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable
+
+from rapidfuzz import fuzz
+
+from app.corpus.hangul import CHOSEONG, JONGSEONG, is_syllable
+from app.search.analysis import english_stem
+
+__all__ = ["LoanwordTable", "english_skeletons", "hangul_skeleton"]
+
+_INITIAL = dict(zip(CHOSEONG, ["k", "k", "n", "t", "t", "l", "m", "p", "p", "s", "s", "", "j",
+                               "j", "j", "k", "t", "p", "h"], strict=True))
+_FINAL = dict(zip(JONGSEONG, ["", "k", "k", "k", "n", "n", "n", "t", "l", "l", "m", "l", "l",
+                              "l", "l", "l", "m", "p", "p", "t", "t", "nk", "t", "t", "k", "t",
+                              "p", ""], strict=True))
+# Revised Romanisation, for the tie-break between candidates with the same skeleton.
+_ROMAN_INITIAL = ["g", "kk", "n", "d", "tt", "r", "m", "b", "pp", "s", "ss", "", "j", "jj",
+                  "ch", "k", "t", "p", "h"]
+_ROMAN_MEDIAL = ["a", "ae", "ya", "yae", "eo", "e", "yeo", "ye", "o", "wa", "wae", "oe", "yo",
+                 "u", "wo", "we", "wi", "yu", "eu", "ui", "i"]
+_ROMAN_FINAL = ["", "k", "k", "k", "n", "n", "n", "t", "l", "l", "l", "l", "l", "l", "l", "l",
+                "m", "p", "p", "t", "t", "ng", "t", "t", "k", "t", "p", "t"]
+_CLASS = {"b": "p", "p": "p", "f": "p", "v": "p", "d": "t", "t": "t", "g": "k", "k": "k",
+          "q": "k", "c": "k", "j": "j", "z": "j", "s": "s", "l": "l", "m": "m", "n": "n"}
+_VOWELS = frozenset("aeiouy")
+#: Words that carry no meaning of their own in a rule's name.
+_STOP = frozenset({"a", "an", "the", "of", "to", "in", "on", "for", "and", "or", "by", "with",
+                   "from", "vs", "at", "as", "is"})
+#: At most this many spellings per English word (each ambiguous letter doubles them).
+_MAX_ALTERNATIVES = 8
+
+
+def hangul_skeleton(word: str) -> str:
+    """The consonant skeleton of a Hangul word: 클루 → kl, 리소스 → lss, 엘더씽 → ltsnk."""
+    out: list[str] = []
+    for char in word:
+        if not is_syllable(char):
+            return ""
+        code = ord(char) - 0xAC00
+        out.append(_INITIAL[CHOSEONG[code // 588]])
+        out.append(_FINAL[JONGSEONG[code % 28]])
+    return _collapse("".join(out))
+
+
+def english_skeletons(word: str) -> frozenset[str]:
+    """The consonant skeletons an English word or name may be heard as (th: s or t)."""
+    text = re.sub(r"[^a-z]", "", word.lower())
+    text = re.sub(r"(.)\1", r"\1", text)  # doubled letters are one sound
+    text = re.sub(r"[st]ion", "sn", text)
+    text = re.sub(r"^kn|gn", "n", text)
+    text = re.sub(r"mb$", "m", text)
+    for digraph, sound in (("ph", "f"), ("sh", "s"), ("ch", "j"), ("ck", "k"), ("gh", ""),
+                           ("wh", "w"), ("qu", "kw"), ("x", "ks")):
+        text = text.replace(digraph, sound)
+    text = re.sub(r"c(?=[eiy])", "s", text)
+    options: list[tuple[str, ...]] = []
+    for i, letter in enumerate(text):
+        after = text[i + 1] if i + 1 < len(text) else ""
+        if letter == "t" and after == "h":
+            options.append(("s", "t"))
+        elif letter == "h":
+            options.append(("h",) if i == 0 else ("",))
+        elif letter == "g" and after in ("e", "i", "y"):
+            options.append(("j", "k"))
+        elif letter == "r":
+            options.append(("l",) if after in _VOWELS else ("",))
+        elif letter in _VOWELS or letter == "w":
+            options.append(("",))
+        else:
+            options.append((_CLASS.get(letter, ""),))
+    found = {_collapse("".join(parts))
+             for parts in itertools.islice(itertools.product(*options), _MAX_ALTERNATIVES)}
+    return frozenset(s for s in found if s)
+
+
+def romanise(word: str) -> str:
+    """A Revised Romanisation of a Hangul word (for comparing spellings, not for display)."""
+    out: list[str] = []
+    for char in word:
+        if is_syllable(char):
+            code = ord(char) - 0xAC00
+            out.append(_ROMAN_INITIAL[code // 588] + _ROMAN_MEDIAL[(code % 588) // 28]
+                       + _ROMAN_FINAL[code % 28])
+    return "".join(out)
+
+
+#: Points of spelling similarity (rapidfuzz ratio, 0–100) a whole name is worth over a word
+#: inside one, and the least similarity a match needs: the true matches of the bench's list
+#: score 33–100 (데미지/damage lowest), coincidences such as 어재다/chart 17.
+_NAME_BONUS = 8
+_MIN_LIKENESS = 30
+_KOREAN_LETTERS = (("ph", "p"), ("th", "t"), ("sh", "s"), ("ck", "k"), ("f", "p"), ("v", "b"),
+                   ("c", "k"), ("q", "k"), ("z", "j"), ("x", "ks"), ("w", "u"), ("y", "i"))
+
+
+def _as_korean_letters(phrase: str) -> str:
+    """An English spelling in the letters Revised Romanisation would use for its sounds."""
+    text = phrase.replace(" ", "")
+    for english, korean in _KOREAN_LETTERS:
+        text = text.replace(english, korean)
+    return text
+
+
+def _collapse(skeleton: str) -> str:
+    return re.sub(r"(.)\1+", r"\1", skeleton)
+
+
+class LoanwordTable:
+    """English names and their words, by skeleton."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        #: skeleton → [(rank, phrase)]: whole names (rank 0) before the words inside them (1),
+        #: so 서지 is "surge" (an entry's name) rather than "size" (a word in one).
+        self._by_skeleton: dict[str, list[tuple[int, str]]] = {}
+        seen: set[str] = set()
+        for name in names:
+            words = self.phrase(name).split()
+            # The whole name (엘더사인 is one Hangul word for "elder sign") and each word.
+            for rank, phrase in ((0, " ".join(words)), *((1, w) for w in words)):
+                if len(phrase.replace(" ", "")) < 3 or phrase in seen:
+                    continue
+                seen.add(phrase)
+                for skeleton in english_skeletons(phrase):
+                    if len(skeleton) >= 2:
+                        self._by_skeleton.setdefault(skeleton, []).append((rank, phrase))
+
+    def __len__(self) -> int:
+        return len(self._by_skeleton)
+
+    @staticmethod
+    def phrase(name: str) -> str:
+        """The form `english` answers with for a whole name: `Clues` → clue."""
+        return " ".join(english_stem(w) for w in re.findall(r"[a-z]+", name.lower())
+                        if w not in _STOP)
+
+    def english(self, hangul: str) -> str | None:
+        """The English word or name the Hangul word sounds like, or None."""
+        skeleton = hangul_skeleton(hangul)
+        candidates = self._by_skeleton.get(skeleton) if len(skeleton) >= 2 else None
+        if not candidates:
+            return None
+        spelled = romanise(hangul)
+
+        def likeness(candidate: tuple[int, str]) -> float:
+            return float(fuzz.ratio(spelled, _as_korean_letters(candidate[1])))
+
+        # How alike the spellings are, in the letters Korean writes them with, and a little
+        # for being a whole name. Same sounds but nothing alike in spelling is a coincidence
+        # (a typo of a Korean word that happens to share the consonants of "chart").
+        best = max(candidates, key=lambda c: (likeness(c) - _NAME_BONUS * (c[0] > 0),
+                                              -len(c[1])))
+        return best[1] if likeness(best) >= _MIN_LIKENESS else None

@@ -1,0 +1,95 @@
+"""The words players use, turned into the words the rules use, before the query is planned.
+
+A word or run of up to four words that a game's synonyms file lists (`서지`, `어택 오브
+오퍼튜니티`, `AoO`, also with a particle: `서지가`) is replaced by the official term (`급증`),
+and reported back so the results page can teach it. An English variant is kept beside the
+term, since English words also find the English originals. (Hangul loanwords that no file
+lists are matched by sound later, in the query plan: `query.make_plan`, `loanwords`.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from app.corpus.normalize import compact
+from app.search import analysis
+from app.search.budget import DEFAULT_BUDGET, Budget
+
+__all__ = ["Rewrite", "Rewriter"]
+
+#: The longest run of words a synonyms line is looked up for ("어택 오브 오퍼튜니티").
+_LONGEST = 4
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """The query to search, and what was replaced on the way."""
+
+    text: str
+    #: (as typed, official term) for each synonym used.
+    synonyms: tuple[tuple[str, str], ...] = ()
+
+
+class Rewriter:
+    """Synonyms per game, applied to a cleaned query."""
+
+    def __init__(self, synonyms: Mapping[str, Mapping[str, tuple[str, ...]]]) -> None:
+        #: game → compact variant → official terms; None (no game filter) → every game's.
+        self._tables: dict[str | None, Mapping[str, tuple[str, ...]]] = {
+            game: table for game, table in synonyms.items()}
+        # Without a game filter, a word two games' files both list means what the first
+        # declared game says (서지 → 급증, not also 괴물 급증): a longer variant (몬스터 서지)
+        # still reaches the other game's term, and the game filter reaches all of them.
+        merged: dict[str, tuple[str, ...]] = {}
+        for table in synonyms.values():
+            for key, terms in table.items():
+                merged.setdefault(key, terms)
+        self._tables[None] = merged
+
+    def rewrite(self, text: str, game: str | None, budget: Budget = DEFAULT_BUDGET) -> Rewrite:
+        """`text` with the synonyms of `game` (of every game: None) replaced by their terms.
+
+        Only the first `budget.words` words are looked at, as the query planner would."""
+        table = self._tables.get(game, self._tables[None])
+        words = analysis.words(text)
+        out: list[str] = []
+        synonyms: list[tuple[str, str]] = []
+        i = 0
+        while i < len(words):
+            if i >= budget.words:
+                out.extend(words[i:])  # past the budget: left as typed, never looked at
+                break
+            found = _synonym_at(words, i, table)
+            # An English variant counts only as the whole query ("AoO", "XP"): inside an
+            # English phrase its words already find the English originals, and an English
+            # title ("Clues on Player Cards") must not turn into a Korean term's search.
+            if found is not None and words[i].isascii() and found[0] != len(words):
+                found = None
+            if found is not None:
+                length, officials = found
+                typed = " ".join(words[i : i + length])
+                out.extend(officials)
+                if typed.isascii():
+                    out.append(typed)
+                synonyms.extend((typed, o) for o in officials)
+                i += length
+                continue
+            out.append(words[i])
+            i += 1
+        if not synonyms:
+            return Rewrite(text)
+        return Rewrite(" ".join(out), tuple(synonyms))
+
+
+def _synonym_at(words: Sequence[str], start: int,
+                table: Mapping[str, tuple[str, ...]]) -> tuple[int, tuple[str, ...]] | None:
+    """The longest synonyms entry starting at `words[start]`: (words used, official terms)."""
+    for length in range(min(_LONGEST, len(words) - start), 0, -1):
+        run = words[start : start + length]
+        # The last word may carry a particle: `서지가`, `클루를`.
+        for last in dict.fromkeys((run[-1], *analysis.variants(run[-1]))):
+            key = compact("".join([*run[:-1], last]))
+            if key in table:
+                return length, table[key]
+    return None
