@@ -27,12 +27,27 @@ def test_without_a_game_the_first_game_decides_and_longer_variants_reach_the_oth
     assert REWRITER.rewrite("서지", "eh").text == "괴물 급증"
 
 
-def test_english_variants_count_only_as_the_whole_query() -> None:
-    assert REWRITER.rewrite("AoO", "ahlcg").text == "틈새 공격 aoo"
-    unchanged = REWRITER.rewrite("aoo rules explained", "ahlcg")
+def test_english_variants_count_only_as_the_whole_query_of_unknown_words() -> None:
+    def nothing_known(word: str) -> bool:
+        return False
+
+    assert REWRITER.rewrite("AoO", "ahlcg", known=nothing_known).text == "틈새 공격 aoo"
+    unchanged = REWRITER.rewrite("aoo rules explained", "ahlcg", known=nothing_known)
     assert unchanged.synonyms == () and unchanged.text == "aoo rules explained"
+    # Words the index knows find the English originals themselves.
+    assert REWRITER.rewrite("AoO", "ahlcg", known=lambda w: True).synonyms == ()
 
 
 def test_only_the_budgeted_words_are_looked_at() -> None:
-    out = REWRITER.rewrite("가 나 다 클루", "ahlcg", Budget(words=3))
+    out = REWRITER.rewrite("가 나 다 클루", "ahlcg", Budget(words=3), known=lambda w: False)
     assert out.synonyms == () and out.text.endswith("클루")
+
+
+def test_a_near_miss_of_a_long_hangul_variant_counts_as_it() -> None:
+    rewriter = Rewriter({"eh": {"레커닝": ("응보",), "서지": ("괴물 급증",)}})
+    out = rewriter.rewrite("리커닝", "eh", known=lambda w: False)
+    assert out.text == "응보" and out.synonyms == (("리커닝", "응보"),)
+    # Two-syllable variants need the exact spelling (서리 is a different word), and a word
+    # the index knows is never taken for a misspelt variant.
+    assert rewriter.rewrite("서리", "eh", known=lambda w: False).synonyms == ()
+    assert rewriter.rewrite("리커닝", "eh", known=lambda w: True).synonyms == ()

@@ -68,7 +68,7 @@ _ENDINGS = (
     "습니다", "세요", "어야", "아야", "지", "기",
     # questions: 되나요, 하나요, 있나요, 할까요, 되는지, 인가요
     "나요", "까요", "가요", "는지", "은지", "던가요", "는가요", "습니까", "니까", "을까요", "을까",
-    "나", "을지", "는가", "은가", "죠", "지요", "요",
+    "나", "을지", "는가", "은가", "죠", "지요", "요", "는데", "은데", "인데",
 )
 _PARTICLE_SET = frozenset(_PARTICLES)
 _SUFFIXES = tuple(sorted(set(_PARTICLES + _ENDINGS), key=len, reverse=True))
@@ -151,6 +151,13 @@ def variants(word: str) -> tuple[str, ...]:
                     nxt.append(base)
         frontier = nxt
     return tuple(found)
+
+
+def loose_stems(word: str) -> list[str]:
+    """Every stem left by removing one known suffix, however short: for matching a word
+    against a short list of known terms (`탭된` → 탭), where a wrong cut finds nothing."""
+    return [word[: -len(s)] for s in _BY_LAST.get(word[-1:], ())
+            if len(word) > len(s) and word.endswith(s)]
 
 
 def _stripped(form: str) -> Iterator[str]:

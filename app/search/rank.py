@@ -52,10 +52,16 @@ class Features:
 
 @dataclass(frozen=True)
 class _Doc:
+    #: The title, then the text's words run together: Hangul and digits in `text`, Latin
+    #: words in `latin`. A rule's Korean text and its English original are searched apart,
+    #: so a Hangul form scans half the characters (the English half cannot hold it).
     text: str
+    latin: str
     title_text: str
     #: The title's content words, each as its variants.
     title_words: tuple[tuple[str, ...], ...]
+    #: Each title word's shortest form (its stem), in the same order.
+    title_stems: tuple[str, ...]
     title_forms: frozenset[str]
     authority: float
 
@@ -93,10 +99,11 @@ class Reranker:
             return Features(1.0, 0.0, 0.0, doc.authority)
         total = sum(weight for _, weight in query.groups)
         found = sum(weight for forms, weight in query.groups
-                    if any(f in doc.text for f in forms))
+                    if any(f in _side(doc, f) for f in forms))
         proximity = 0.0
         if query.pairs:
-            proximity = sum(1 for a, b in query.pairs if _near(doc.text, a, b)) / len(query.pairs)
+            proximity = sum(1 for a, b in query.pairs
+                            if _near(_side(doc, a[0]), a, b)) / len(query.pairs)
         return Features(found / total, proximity, _title_coverage(query, doc), doc.authority)
 
 
@@ -106,13 +113,25 @@ def _prepare(doc: Document) -> _Doc:
     title_words = tuple(
         analysis.variants(w) for w in analysis.words(entry.title)
         if not w.isdigit() and not analysis.is_function_word(w))
+    words = analysis.words(doc.text)
     return _Doc(
-        text=title_text + "\n" + "".join(analysis.words(doc.text)),
+        text=title_text + "\n" + "".join(w for w in words if not _is_latin(w)),
+        latin=title_text + "\n" + "".join(w for w in words if _is_latin(w)),
         title_text=title_text,
         title_words=title_words,
+        title_stems=tuple(min(forms, key=len) for forms in title_words),
         title_forms=frozenset(f for forms in title_words for f in forms),
         authority=1 + AUTHORITY * math.log1p(len(entry.linked_from)),
     )
+
+
+def _is_latin(word: str) -> bool:
+    return word.isascii() and word.isalpha()
+
+
+def _side(doc: _Doc, form: str) -> str:
+    """The part of the document a form can occur in."""
+    return doc.latin if _is_latin(form) else doc.text
 
 
 def _near(text: str, first: tuple[str, ...], then: tuple[str, ...]) -> bool:
@@ -154,10 +173,9 @@ def _title_coverage(query: Prepared, doc: _Doc) -> float:
     if not doc.title_words:
         return 0.0
     covered = 0
-    for forms in doc.title_words:
-        shortest = min(forms, key=len)
-        if any(f in query.query_forms for f in forms) or (
-                len(shortest) > 1 and shortest in query.joined):
+    for forms, shortest in zip(doc.title_words, doc.title_stems, strict=True):
+        if (len(shortest) > 1 and shortest in query.joined) or not query.query_forms.isdisjoint(
+                forms):
             covered += 1
     explained = sum(
         1 for forms, _ in query.groups

@@ -2,19 +2,22 @@
 
 A word or run of up to four words that a game's synonyms file lists (`서지`, `어택 오브
 오퍼튜니티`, `AoO`, also with a particle: `서지가`) is replaced by the official term (`급증`),
-and reported back so the results page can teach it. An English variant is kept beside the
+and reported back so the results page can teach it. Hangul spellings of English words vary
+(레커닝, 리커닝): a word the index does not know that is a jamo-level near miss of a listed
+variant of three syllables or more counts as that variant. An English variant is kept beside the
 term, since English words also find the English originals. (Hangul loanwords that no file
 lists are matched by sound later, in the query plan: `query.make_plan`, `loanwords`.)
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from app.corpus.normalize import compact
 from app.search import analysis
 from app.search.budget import DEFAULT_BUDGET, Budget
+from app.search.fuzzy import Vocabulary
 
 __all__ = ["Rewrite", "Rewriter"]
 
@@ -35,6 +38,7 @@ class Rewriter:
     """Synonyms per game, applied to a cleaned query."""
 
     def __init__(self, synonyms: Mapping[str, Mapping[str, tuple[str, ...]]]) -> None:
+        """`synonyms`: game → compact variant → official terms (`GameSpec.synonyms`)."""
         #: game → compact variant → official terms; None (no game filter) → every game's.
         self._tables: dict[str | None, Mapping[str, tuple[str, ...]]] = {
             game: table for game, table in synonyms.items()}
@@ -46,12 +50,22 @@ class Rewriter:
             for key, terms in table.items():
                 merged.setdefault(key, terms)
         self._tables[None] = merged
+        # Near misses are looked for among long Hangul variants only: a two-syllable loanword
+        # one edit away from a Korean word (서지, 서리) is a different word, not a spelling.
+        self._near: dict[str | None, Vocabulary] = {
+            game: Vocabulary([k for k in table if len(k) >= 3 and analysis.is_hangul(k)])
+            for game, table in self._tables.items()}
 
-    def rewrite(self, text: str, game: str | None, budget: Budget = DEFAULT_BUDGET) -> Rewrite:
+    def rewrite(self, text: str, game: str | None, budget: Budget = DEFAULT_BUDGET,
+                known: Callable[[str], bool] = lambda word: True) -> Rewrite:
         """`text` with the synonyms of `game` (of every game: None) replaced by their terms.
 
-        Only the first `budget.words` words are looked at, as the query planner would."""
+        Only the first `budget.words` words are looked at, as the query planner would, and
+        only `budget.corrections` words the index does not know (`known`) are looked up as
+        near misses of a variant."""
         table = self._tables.get(game, self._tables[None])
+        near = self._near.get(game, self._near[None])
+        asks_left = budget.corrections
         words = analysis.words(text)
         out: list[str] = []
         synonyms: list[tuple[str, str]] = []
@@ -61,10 +75,21 @@ class Rewriter:
                 out.extend(words[i:])  # past the budget: left as typed, never looked at
                 break
             found = _synonym_at(words, i, table)
-            # An English variant counts only as the whole query ("AoO", "XP"): inside an
-            # English phrase its words already find the English originals, and an English
-            # title ("Clues on Player Cards") must not turn into a Korean term's search.
-            if found is not None and words[i].isascii() and found[0] != len(words):
+            word = words[i]
+            if (found is None and asks_left > 0 and analysis.is_hangul(word)
+                    and not analysis.is_function_word(word)
+                    and not any(known(v) for v in analysis.variants(word))):
+                asks_left -= 1
+                close = near.corrections(analysis.stem(word), limit=1)
+                if close:
+                    found = (1, table[close[0].term])
+            # An English variant counts only as the whole query, and only when the index does
+            # not know its words ("AoO", "XP"): English words find the English originals
+            # themselves (with the English sentence as the snippet), and an English title
+            # ("Clues on Player Cards") must not turn into a Korean term's search.
+            if found is not None and words[i].isascii() and (
+                    found[0] != len(words) or all(
+                        any(known(v) for v in analysis.variants(w)) for w in words)):
                 found = None
             if found is not None:
                 length, officials = found
@@ -88,7 +113,8 @@ def _synonym_at(words: Sequence[str], start: int,
     for length in range(min(_LONGEST, len(words) - start), 0, -1):
         run = words[start : start + length]
         # The last word may carry a particle: `서지가`, `클루를`.
-        for last in dict.fromkeys((run[-1], *analysis.variants(run[-1]))):
+        for last in dict.fromkeys((run[-1], *analysis.variants(run[-1]),
+                                   *analysis.loose_stems(run[-1]))):
             key = compact("".join([*run[:-1], last]))
             if key in table:
                 return length, table[key]

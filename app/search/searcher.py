@@ -42,7 +42,7 @@ from app.search.loanwords import LoanwordTable
 from app.search.query import Plan, clean, make_plan, weighted_terms
 from app.search.rank import COORD_FLOOR, Reranker
 from app.search.rewrite import Rewrite, Rewriter
-from app.search.snippet import make_snippet, present_terms, term_pattern
+from app.search.snippet import flatten, make_snippet, present_terms, squash, term_pattern
 from app.search.titles import EXACT, FUZZY, INITIALS_EXACT, START, TitleTable
 
 __all__ = ["Hit", "Results", "SearchIndex"]
@@ -90,6 +90,9 @@ class SearchIndex:
         self._ix = ix
         self._local = threading.local()
         self._documents = {doc.id: doc for doc in documents(corpus)}
+        # Each document's text as snippets cut it and as `present_terms` tests it, made once.
+        self._flat = {i: flatten(d.text) for i, d in self._documents.items()}
+        self._squashed = {i: squash(d.text) for i, d in self._documents.items()}
         self.titles = TitleTable(tuple(self._documents.values()))
         self._reranker = Reranker(tuple(self._documents.values()))
         english = [d.english or (d.entry.title if d.entry.lang == "en" else "")
@@ -176,7 +179,10 @@ class SearchIndex:
 
     def rewrite(self, query: str, game: str | None = None) -> Rewrite:
         """The query with players' words replaced by the rules' terms (synonyms files)."""
-        return self._rewriter.rewrite(clean(query), game, self.budget)
+        return self._rewriter.rewrite(clean(query), game, self.budget, self._knows)
+
+    def _knows(self, word: str) -> bool:
+        return word in self._hangul or word in self._english
 
     def _search(self, query: str, *, game: str | None, source: str | None, limit: int,
                 offset: int, demote: Callable[[str], bool] | None = None,
@@ -199,10 +205,11 @@ class SearchIndex:
         if demote is not None:
             ranked.sort(key=lambda item: demote(item[0]))  # stable: each group keeps its order
         page = ranked[offset : offset + limit]
-        texts = [self._documents[entry_id].text for entry_id, _ in page]
-        pattern = term_pattern(present_terms(plan.highlight_terms(), texts,
-                                             max_chars=self.budget.highlight_chars))
-        hits = tuple(Hit(entry_id, round(score, 4), make_snippet(text, pattern))
+        texts = [self._flat[entry_id] for entry_id, _ in page]
+        pattern = term_pattern(present_terms(
+            plan.highlight_terms(), [self._squashed[entry_id] for entry_id, _ in page],
+            max_chars=self.budget.highlight_chars, squashed=True))
+        hits = tuple(Hit(entry_id, round(score, 4), make_snippet(text, pattern, flattened=True))
                      for (entry_id, score), text in zip(page, texts, strict=True))
         return dataclasses.replace(empty, total=len(ranked), hits=hits)
 

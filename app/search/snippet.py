@@ -20,28 +20,41 @@ _LEAD = 40
 _SPACE = re.compile(r"\s+")
 
 
-def present_terms(terms: Iterable[str], texts: Sequence[str], *, max_chars: int) -> list[str]:
+def present_terms(terms: Iterable[str], texts: Sequence[str], *, max_chars: int,
+                  squashed: bool = False) -> list[str]:
     """The `terms` that may match in one of `texts`, in order, `max_chars` characters in all.
 
     The test is a substring check on each text without whitespace and case-folded: a term it
     rejects can never match `term_pattern` there, so dropping it changes no snippet. A term
-    that would pass `max_chars` is skipped (later, shorter ones may still fit).
+    that would pass `max_chars` is skipped (later, shorter ones may still fit). With
+    `squashed`, `texts` are already `squash`ed.
     """
-    squashed: list[str] | None = None  # only made when there is a term to test
+    tested: Sequence[str] | None = texts if squashed else None  # made when first needed
     kept: list[str] = []
     used = 0
     for term in terms:
         if not term or used + len(term) > max_chars:
             continue
-        if squashed is None:
-            # str.split() drops exactly what `\s` matches, several times faster than a regex;
-            # dotless ı is the one character IGNORECASE matches to a-z that casefold keeps.
-            squashed = ["".join(text.split()).casefold().replace("ı", "i") for text in texts]
+        if tested is None:
+            tested = [squash(text) for text in texts]
         folded = term.casefold()
-        if any(folded in text for text in squashed):
+        if any(folded in text for text in tested):
             kept.append(term)
             used += len(term)
     return kept
+
+
+def squash(text: str) -> str:
+    """`text` as `present_terms` tests it: no whitespace, case-folded (a searcher keeps each
+    document's squashed text, and passes it as `texts` with `squashed=True`)."""
+    # str.split() drops exactly what `\s` matches, several times faster than a regex;
+    # dotless ı is the one character IGNORECASE matches to a-z that casefold keeps.
+    return "".join(text.split()).casefold().replace("ı", "i")
+
+
+def flatten(text: str) -> str:
+    """`text` with every run of whitespace one space: what `make_snippet` cuts from."""
+    return _SPACE.sub(" ", text).strip()
 
 
 def term_pattern(terms: list[str]) -> re.Pattern[str] | None:
@@ -57,12 +70,14 @@ def term_pattern(terms: list[str]) -> re.Pattern[str] | None:
     return re.compile("|".join(pieces), re.IGNORECASE)
 
 
-def make_snippet(text: str, pattern: re.Pattern[str] | None) -> str:
+def make_snippet(text: str, pattern: re.Pattern[str] | None, *,
+                 flattened: bool = False) -> str:
     """At most `SNIPPET_CHARS` characters of `text` around the first match, escaped and marked.
 
-    Ellipses show where the window cuts the text.
+    Ellipses show where the window cuts the text. `flattened`: `text` is already `flatten`ed
+    (a searcher keeps each document's flat text rather than redoing it per query).
     """
-    flat = _SPACE.sub(" ", text).strip()
+    flat = text if flattened else flatten(text)
     first = pattern.search(flat) if pattern is not None else None
     start = 0
     if first is not None and first.start() > _LEAD:

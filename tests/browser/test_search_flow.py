@@ -67,3 +67,25 @@ def test_form_works_without_javascript(no_js_page: Page, base: str) -> None:
     results = page.locator("ol.results li.result a")
     expect(results.first).to_be_visible()
     expect(page.locator("ol.results a[href$='/rules/Attack_of_Opportunity']")).to_have_count(1)
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_the_results_page_names_the_official_term_and_the_correction(
+        browser: Browser, base: str, javascript: bool) -> None:
+    context = new_context(browser, java_script_enabled=javascript)
+    page = context.new_page()
+    try:
+        page.goto(base + "/")
+        page.locator("#search-q").fill("서지")
+        page.locator("#search-q").press("Enter")
+        page.wait_for_url(re.compile(r".*/search\?q=.*"))
+        expect(page.locator(".notice-synonym")).to_have_text("‘서지’ → 공식 용어 ‘급증’")
+        expect(page.locator(".result h2 a").first).to_have_text("급증")
+        page.goto(base + "/search?q=%ED%8B%88%EC%84%B8%EA%B3%B5%EA%B2%A9")
+        notice = page.locator(".notice-correction")
+        expect(notice).to_contain_text("‘틈세공격’ 결과가 없어 ‘틈새공격’으로 찾았습니다")
+        notice.get_by_role("link", name="‘틈세공격’ 그대로 찾기").click()
+        page.wait_for_url(re.compile(r".*typed=1"))
+        expect(page.locator(".notice-correction")).to_have_count(0)
+    finally:
+        context.close()
