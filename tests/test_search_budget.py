@@ -40,13 +40,15 @@ def _unknown_words(index: SearchIndex, count: int, seed: int = 7) -> list[str]:
 
 
 @pytest.fixture()
-def corrections_made(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every word `Vocabulary.corrections` is asked about, memoised or not."""
+def corrections_made(monkeypatch: pytest.MonkeyPatch, index: SearchIndex) -> list[str]:
+    """Every word the index's vocabularies are asked to correct, memoised or not; the
+    synonyms' near-miss list (a separate, smaller vocabulary) is checked on its own below."""
     asked: list[str] = []
     original = Vocabulary.corrections
 
     def counting(self: Vocabulary, word: str, *, limit: int = 3) -> list[fuzzy.Correction]:
-        asked.append(word)
+        if self is index._hangul or self is index._english:
+            asked.append(word)
         return original(self, word, limit=limit)
 
     monkeypatch.setattr(Vocabulary, "corrections", counting)
@@ -259,3 +261,18 @@ def test_hostile_queries_answer_within_the_budget(
         assert len(corrections_made) <= DEFAULT_BUDGET.corrections
         assert all(len(call) <= DEFAULT_BUDGET.lookups for call in lookups)
         assert len(index.plan(query).words) <= DEFAULT_BUDGET.words
+
+
+def test_synonym_near_misses_are_looked_up_within_the_budget_too(
+        index: SearchIndex, monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[str] = []
+    original = Vocabulary.corrections
+
+    def counting(self: Vocabulary, word: str, *, limit: int = 3) -> list[fuzzy.Correction]:
+        if self is not index._hangul and self is not index._english:
+            asked.append(word)
+        return original(self, word, limit=limit)
+
+    monkeypatch.setattr(Vocabulary, "corrections", counting)
+    index.search(" ".join(_unknown_words(index, 60))[:MAX_QUERY])
+    assert 0 < len(asked) <= DEFAULT_BUDGET.corrections

@@ -26,8 +26,9 @@ class Budget:
     #: Distinct words analysed (groups and word pairs to re-rank, snippet terms): the corpus's
     #: longest title has 15, the dev set's longest query 6.
     words: int = 16
-    #: Calls to `Vocabulary.corrections` (~0.3 ms each over ~8,500 terms): the dev set needs 2,
-    #: a title at most 3; a hurried player may get a few more words wrong.
+    #: Calls to `Vocabulary.corrections` per vocabulary: the index's correction targets (title
+    #: words, ~1,350: ~50 µs each) and the synonyms' near-miss list (~600: ~25 µs). The dev
+    #: set needs 2, a title at most 3; a hurried player may get a few more words wrong.
     corrections: int = 6
     #: (field, term) pairs scored by BM25 (frequent terms ~40 µs each): a title needs at most
     #: 90, the dev set 39; 120 of the most frequent terms cost ~6 ms.
