@@ -30,16 +30,42 @@
     });
   }
 
+  function say(button, text) {
+    var label = button.querySelector(".copy-label");
+    if (label) label.textContent = text;
+  }
+
+  function copyInto(button, url) {
+    copy(url).then(function () {
+      button.classList.add("copied");
+      say(button, "복사됨");
+      announce("링크를 복사했습니다: " + url);
+      window.setTimeout(function () {
+        button.classList.remove("copied");
+        say(button, "링크 복사");
+      }, 2000);
+    }, function () {
+      announce("복사하지 못했습니다. 주소창의 링크를 쓰세요.");
+    });
+  }
+
+  // On a phone (a coarse pointer), the system share sheet sends the link to a chat or a
+  // forum app directly; elsewhere, or when sharing is refused, the link is copied.
+  var shareSheet = typeof navigator.share === "function" && window.matchMedia &&
+    window.matchMedia("(pointer: coarse)").matches;
+
   Array.prototype.forEach.call(document.querySelectorAll("button.copy-link"), function (button) {
+    if (shareSheet) say(button, "링크 공유");
     button.addEventListener("click", function () {
       var url = button.getAttribute("data-url");
-      copy(url).then(function () {
-        button.classList.add("copied");
-        announce("링크를 복사했습니다: " + url);
-        window.setTimeout(function () { button.classList.remove("copied"); }, 2000);
-      }, function () {
-        announce("복사하지 못했습니다. 주소창의 링크를 쓰세요.");
-      });
+      if (shareSheet) {
+        navigator.share({ title: button.getAttribute("data-title") || document.title, url: url })
+          .catch(function (error) {
+            if (!error || error.name !== "AbortError") copyInto(button, url);
+          });
+        return;
+      }
+      copyInto(button, url);
     });
   });
 

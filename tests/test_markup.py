@@ -154,3 +154,13 @@ def test_inline_titles_have_no_paragraph() -> None:
     out = render_inline("축복([bless]) 토큰", _resolver)
     assert not out.html.startswith("<p>")
     assert out.text == "축복(축복) 토큰"
+
+
+def test_a_plain_line_after_a_list_item_is_a_paragraph_of_its_own() -> None:
+    out = render("- 하나\n- 둘\n추가 참조: 셋", _resolver)
+    assert out.html.count("<li>") == 2
+    assert "<p>추가 참조: 셋</p>" in out.html
+    assert "추가 참조" not in out.html.split("</ul>")[0]
+    # Indented lines stay inside their item; a list after a list stays one list.
+    nested = render("- 하나\n  이어짐\n- 둘", _resolver)
+    assert nested.html.count("<li>") == 2 and "<p>" not in nested.html

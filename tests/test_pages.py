@@ -107,3 +107,15 @@ def test_script_in_title_and_text_is_escaped(tmp_path: Path) -> None:
             body = hostile.get(url).text
             assert "<script>alert" not in body and "<img src=x" not in body, url
         assert "&lt;script&gt;" in hostile.get("/rules/X").text
+
+
+def test_no_see_also_line_or_intro_is_glued_into_a_bullet(client: TestClient,
+                                                          corpus: Corpus) -> None:
+    """Over the whole corpus: a plain line after a list item is never inside that item."""
+    glued = re.compile(r"<li>(?:(?!</li>).)*<br>\s*(?:추가 참조|See also)", re.DOTALL)
+    for entry in corpus:
+        assert not glued.search(entry.html), entry.id
+        assert not re.search(r"<li>(?:(?!</li>).)*추가 참조", entry.html, re.DOTALL), entry.id
+    page = client.get("/rules/Attack_of_Opportunity").text
+    see_also = page.index("추가 참조")
+    assert page.rfind("</ul>", 0, see_also) > page.rfind("<ul>", 0, see_also)

@@ -8,6 +8,7 @@ every problem (errors and warnings) for `python -m app check`.
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import hashlib
 import re
 from collections import defaultdict
@@ -87,6 +88,15 @@ def data_version(data_dir: Path, files: Iterable[str]) -> str:
     return digest.hexdigest()[:16]
 
 
+def _updated(data_dir: Path, files: Iterable[str]) -> str:
+    """The date of the newest declared file (the sitemap's `lastmod`), or "" if unknown."""
+    try:
+        newest = max((data_dir / name).stat().st_mtime for name in (MANIFEST, *files))
+    except (OSError, ValueError):
+        return ""
+    return datetime.datetime.fromtimestamp(newest, datetime.UTC).date().isoformat()
+
+
 def _vocabulary(data_dir: Path, manifest: Manifest,
                 problems: list[Problem]) -> tuple[tuple[GameSpec, ...], IconSet]:
     """The games with their names files, and the icon set; problems are errors."""
@@ -150,7 +160,7 @@ def _build(data_dir: Path, urls: Urls) -> tuple[Corpus | None, list[Problem]]:
     pairs, unpaired = pair_translations(specs, order)
     problems.extend(Problem(spec.file, "", message) for spec, message in unpaired)
     corpus = _freeze(specs, drafts, order, data_version(data_dir, manifest.files), linker,
-                     games, pairs)
+                     games, pairs, _updated(data_dir, manifest.files))
     problems.extend(linker.problems_after_freeze(corpus))
     problems.extend(_synonym_warnings(corpus))
     return corpus, problems
@@ -317,7 +327,7 @@ class _Linker:
 def _freeze(
     specs: tuple[SourceSpec, ...], drafts: dict[str, _Draft], order: dict[str, list[str]],
     version: str, linker: _Linker, games: tuple[GameSpec, ...],
-    pairs: dict[str, dict[str, str]],
+    pairs: dict[str, dict[str, str]], updated: str,
 ) -> Corpus:
     backlinks: dict[str, list[str]] = defaultdict(list)
     reading: list[str] = [i for spec in specs for i in order.get(spec.id, [])]
@@ -359,7 +369,7 @@ def _freeze(
         )
     sources = tuple(Source(spec, tuple(order.get(spec.id, ()))) for spec in specs)
     corpus = Corpus(sources=sources, entries=entries, version=version, games=games,
-                    icons=linker.icons)
+                    icons=linker.icons, updated=updated)
     # Tables link rows to the entries that explain them, which needs the finished corpus.
     for entry_id, draft in drafts.items():
         if draft.raw.table is not None:

@@ -187,6 +187,8 @@ class Corpus:
     version: str
     games: tuple[GameSpec, ...] = ()
     icons: IconSet = field(default_factory=lambda: IconSet({}))
+    #: The date (YYYY-MM-DD, UTC) of the newest data file: the data version's date.
+    updated: str = ""
 
     def __iter__(self) -> Iterator[Entry]:
         for source in self.sources:

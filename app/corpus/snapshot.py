@@ -38,6 +38,7 @@ def snapshot(data_dir: Path, target: Path) -> None:
             if not source.is_file():
                 continue
             destination.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, destination)
+            # copy2 keeps the modification time: the data version's date (the sitemap's).
+            shutil.copy2(source, destination)
         except OSError as exc:  # unreadable (another owner, a name too long): one line
             raise DataError(name, "", f"cannot copy file ({exc.strerror or exc})") from None

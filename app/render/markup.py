@@ -280,11 +280,34 @@ def render_inline(text: str, resolver: Resolver, icons: IconSet, lang: str = "ko
     return _render(text, resolver, icons, lang, inline=True)
 
 
+# A list item line (`- `, `1. `) at the start of a line, and a plain line (no indent).
+_LIST_LINE = re.compile(r"(?:[-*+]|\d{1,3}[.)])\s")
+_PLAIN_LINE = re.compile(r"\S")
+
+
+def _end_lists(body: str) -> str:
+    """A blank line between a list item and a plain line right after it.
+
+    In the data, every list item is one line, and a line that does not start a list item is a
+    paragraph of its own ("추가 참조: …" after the last bullet, an intro before the next
+    list). CommonMark would read it as a lazy continuation of the item above; a blank line
+    makes it the paragraph it is. Indented lines stay continuations.
+    """
+    lines = body.split("\n")
+    out: list[str] = []
+    for before, line in zip(["", *lines], lines, strict=False):
+        if (_LIST_LINE.match(before) and _PLAIN_LINE.match(line)
+                and not _LIST_LINE.match(line)):
+            out.append("")
+        out.append(line)
+    return "\n".join(out)
+
+
 def _render(source: str, resolver: Resolver, icons: IconSet, lang: str, *,
             inline: bool) -> Rendered:
     problems: list[str] = []
     env: EnvType = {"resolver": resolver, "problems": problems, "icons": icons, "lang": lang}
-    protected = _protect_tokens(source, icons, problems)
+    protected = _protect_tokens(source if inline else _end_lists(source), icons, problems)
     tokens = _MD.parseInline(protected, env) if inline else _MD.parse(protected, env)
     # Rendering resolves links, so collect links and problems only afterwards.
     html_out = _MD.renderer.render(tokens, _MD.options, env)

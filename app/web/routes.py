@@ -18,7 +18,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from app.corpus.collections import format_owned
 from app.errors import AppError
 from app.urls import Urls
-from app.web import context, offline, search_context
+from app.web import context, crawlers, offline, search_context
 from app.web.body import read_form_body, same_origin
 from app.web.cache import accepts_gzip
 from app.web.etags import etag_matches
@@ -54,7 +54,9 @@ def _page(request: Request, template: str, data: dict[str, Any], canonical: str)
     """Render a page; `canonical` (a path) becomes the absolute canonical and preview URL."""
     urls, base = _urls(request), _base(request)
     page = {**data, "canonical": urls.absolute(canonical, base),
-            "icon_url": urls.absolute(urls.static("icon-512.png"), base)}
+            "icon_url": urls.absolute(urls.static("icon-512.png"), base),
+            # The absolute form of any of the app's paths (links people copy and share).
+            "absolute": lambda path: urls.absolute(path, base)}
     return HTMLResponse(render_page(request.app.state.templates, template, page))
 
 
@@ -251,6 +253,24 @@ def service_worker(request: Request) -> Response:
                         request).home()})
 
 
+# --- Crawlers ---------------------------------------------------------------------------------
+
+def robots(request: Request) -> Response:
+    """`robots.txt`: crawl the reference, not the searches; where the sitemap is."""
+    return Response(crawlers.robots_txt(_urls(request), _base(request)), media_type="text/plain")
+
+
+def sitemap(request: Request) -> Response:
+    """`sitemap.xml`: every page worth indexing, with the data version's date."""
+    text = crawlers.sitemap_xml(_library(request).corpus, _urls(request), _base(request))
+    return Response(text, media_type="application/xml")
+
+
+async def favicon(request: Request) -> Response:
+    """`/favicon.ico`, which browsers ask for on their own: the app icon."""
+    return await static_file(request, "icon-192.png")
+
+
 # --- Static files ---------------------------------------------------------------------------
 
 async def static_file(request: Request, name: str) -> Response:
@@ -312,6 +332,9 @@ ROUTES: tuple[Route, ...] = (
     Route("/manifest.webmanifest", manifest, GET),
     Route("/sw.js", service_worker, GET),
     Route("/static/{name:path}", static_file, GET),
+    Route("/robots.txt", robots, GET, cache=_PAGE),
+    Route("/sitemap.xml", sitemap, GET, cache=_PAGE),
+    Route("/favicon.ico", favicon, GET),
     Route("/healthz", healthz, GET),
     Route("/readyz", readyz, GET),
     Route("/{rest:path}/", trailing_slash, GET),

@@ -89,3 +89,25 @@ def test_the_results_page_names_the_official_term_and_the_correction(
         expect(page.locator(".notice-correction")).to_have_count(0)
     finally:
         context.close()
+
+
+def _luminance(rgb: str) -> float:
+    channels = [int(c) / 255 for c in re.findall(r"\d+", rgb)[:3]]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def test_search_highlights_are_dim_at_night_and_still_readable(browser: Browser,
+                                                              base: str) -> None:
+    context = new_context(browser, color_scheme="dark")
+    page = context.new_page()
+    try:
+        page.goto(base + "/search?q=%ED%8C%8C%EB%A9%B8")
+        mark = page.locator(".snippet mark").first
+        background = mark.evaluate("m => getComputedStyle(m).backgroundColor")
+        colour = mark.evaluate("m => getComputedStyle(m).color")
+        assert _luminance(background) < 0.15  # no glaring yellow block on a dark page
+        light, dark = sorted((_luminance(colour), _luminance(background)), reverse=True)
+        assert (light + 0.05) / (dark + 0.05) >= 4.5
+    finally:
+        context.close()

@@ -29,15 +29,23 @@ def test_copy_link_copies_the_absolute_url_of_an_entry_and_a_subsection(
 ) -> None:
     page = context.new_page()
     page.goto("/rules/Skill_Test_Timing")
-    page.locator(".entry-head .copy-link").click()
+    button = page.locator(".entry-head .copy-link")
+    button.click()
     expect(page.locator("#live-status")).to_contain_text("링크를 복사했습니다")
+    expect(button).to_contain_text("복사됨")  # the label says so, not only a border colour
     assert page.evaluate("navigator.clipboard.readText()") == base + "/rules/Skill_Test_Timing"
+    expect(button).to_contain_text("링크 복사", timeout=4000)
 
+    # A sub-section with a page of its own: its own URL, so a forum preview shows it.
     page.locator("#r-Skill_Test_3 .copy-link").click()
     copied = page.evaluate("navigator.clipboard.readText()")
-    assert copied == base + "/rules/Skill_Test_Timing#r-Skill_Test_3"
+    assert copied == base + "/rules/Skill_Test_3"
+    page.goto("/rules/ehr-%EA%B2%8C%EC%9E%84_%EC%A4%80%EB%B9%84")
+    page.locator(".subsection .copy-link").first.click()
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied.isascii() and "#" not in copied  # fully percent-encoded, no raw Hangul
     page.goto(copied)
-    expect(page.locator("#r-Skill_Test_3")).to_be_in_viewport()
+    expect(page.locator("h1")).to_be_visible()
 
 
 def test_dark_mode_toggle_is_remembered_across_reloads(context: BrowserContext) -> None:
