@@ -86,7 +86,7 @@ def test_choosing_collections_hides_other_rules_from_the_index(player: TestClien
 def test_direct_links_always_show_hidden_rules(player: TestClient) -> None:
     player.cookies.set("owned", "dwl")
     page = player.get("/rules/Bonded")
-    assert page.status_code == 200 and "보유 게임에 없는 확장의 규칙입니다" in page.text
+    assert page.status_code == 200 and "보유하지 않은 확장의 규칙" in page.text
 
 
 def test_search_ranks_rules_of_other_collections_last_and_marks_them(player: TestClient) -> None:

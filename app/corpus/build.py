@@ -21,7 +21,7 @@ from app.corpus.manifest import MANIFEST, Manifest, load_manifest
 from app.corpus.models import Corpus, Entry, GameSpec, RawEntry, Source, SourceSpec
 from app.corpus.normalize import compact, normalize_text
 from app.corpus.parsers import get_parser
-from app.corpus.tables import resolve_table
+from app.corpus.tables import anchor_explanations, resolve_table
 from app.corpus.translations import pair_translations
 from app.corpus.vocabulary import load_game
 from app.errors import DataError, printable
@@ -375,6 +375,18 @@ def _freeze(
         if draft.raw.table is not None:
             entries[entry_id] = resolve_table(corpus, entries[entry_id], draft.raw.table,
                                               linker.urls)
+    # Rows that point at the explanation of a phrase ("플레이어의 행동 기회") anchor the
+    # paragraph that gives it; a row whose paragraph is not found points at the entry's top.
+    for entry_id in list(entries):
+        table = entries[entry_id].table
+        if table and entries[entry_id].parent:
+            parent = entries[entry_id].parent
+            assert parent is not None
+            entries[parent] = anchor_explanations(entries[parent], table)
+            placed = set(entries[parent].anchors.values())
+            entries[entry_id] = dataclasses.replace(entries[entry_id], table=tuple(
+                row if not (row.anchor or "").startswith("explain-") or row.anchor in placed
+                else dataclasses.replace(row, anchor=None) for row in table))
     return corpus
 
 

@@ -4,7 +4,9 @@ A row is matched, in this order, by general rules rather than a list of rows:
 1. a step number (`2.2.1 …`) → the nearest entry whose body has that step's anchor;
 2. a step label (`3단계. …`, `ST.4 …`) → a child of the table entry whose title starts with the
    same label (translations keep the label when the words change);
-3. text the table's parent explains (`플레이어의 행동 기회`, defined in the appendix intro);
+3. text the table's parent explains (`플레이어의 행동 기회`, defined in the appendix intro): the
+   paragraph that first names it gets an anchor (`explain-플레이어의_행동_기회`), and the row
+   points there rather than at the top of a long page;
 4. the longest entry title contained in the row (`I. 신화 단계 (…)`, `조사 단계를 진행합니다.`),
    ignoring numbering, nearest in the tree first, real entries before "see X" pointers.
 """
@@ -45,6 +47,49 @@ def resolve_table(corpus: Corpus, entry: Entry, rows: tuple[TableRow, ...], urls
     return dataclasses.replace(entry, table=tuple(views), text=text)
 
 
+def explain_anchor(phrase: str) -> str:
+    """The anchor of the paragraph that explains `phrase` (see `anchor_explanations`)."""
+    return "explain-" + "_".join(_ICON_TOKEN.sub("", phrase).split())
+
+
+def anchor_explanations(entry: Entry, rows: tuple[TableRowView, ...]) -> Entry:
+    """`entry` with an id on the first paragraph naming each phrase its rows point at with an
+    `explain-…` anchor (rows whose target is this entry); unmatched anchors are dropped."""
+    html = entry.html
+    anchors = dict(entry.anchors)
+    for row in rows:
+        if row.target != entry.id or not row.anchor or not row.anchor.startswith("explain-"):
+            continue
+        if row.anchor in anchors.values():
+            continue
+        phrase = compact(row.anchor.removeprefix("explain-").replace("_", " "))
+        place = _line_naming(html, phrase)
+        if place is not None:
+            span = f'<span class="explained" id="{row.anchor}"></span>'
+            html = html[:place] + span + html[place:]
+            anchors[row.anchor.removeprefix("explain-")] = row.anchor
+    return dataclasses.replace(entry, html=html, anchors=anchors)
+
+
+def _line_naming(html: str, phrase: str) -> int | None:
+    """Where in `html` the first line (a paragraph, or a <br>-separated line of one) that
+    names `phrase` (compact) starts."""
+    for match in _PARAGRAPH.finditer(html):
+        body = match.group(1)
+        breaks = list(_LINE_BREAK.finditer(body))
+        starts = [0, *(b.end() for b in breaks)]
+        ends = [*(b.start() for b in breaks), len(body)]
+        for start, end in zip(starts, ends, strict=True):
+            if phrase in compact(_TAG.sub("", body[start:end])):
+                return match.start(1) + start
+    return None
+
+
+_PARAGRAPH = re.compile(r"<p>(.*?)</p>", re.DOTALL)
+_LINE_BREAK = re.compile(r"<br\s*/?>\n?")
+_TAG = re.compile(r"<[^>]+>")
+
+
 def _no_links(href: str) -> LinkTarget | None:
     return None
 
@@ -67,7 +112,7 @@ def _row_target(corpus: Corpus, table: Entry, text: str) -> tuple[str | None, st
     parent = corpus.get(table.parent) if table.parent else None
     wanted = compact(_REMARK.sub("", text))
     if parent is not None and wanted and wanted in compact(parent.text):
-        return parent.id, None
+        return parent.id, explain_anchor(_REMARK.sub("", text))
     best: tuple[int, Entry] | None = None
     for candidate in nearby:
         name = compact(_REMARK.sub("", _NUMBERING.sub("", candidate.title)))

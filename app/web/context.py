@@ -16,6 +16,8 @@ from app.errors import AppError
 from app.urls import Urls
 
 JSON = dict[str, Any]
+#: Titles longer than this (FAQ questions) are set in a smaller heading size.
+_LONG_TITLE = 40
 #: Languages by their own names, for "원문 보기 · English". Not game knowledge: any language
 #: missing here is shown by its code.
 LANGUAGE_NAMES = {"ko": "한국어", "en": "English", "de": "Deutsch", "es": "Español",
@@ -184,6 +186,8 @@ def entry_context(
         "prev": _ref(corpus.entries[neighbours["prev"]], urls) if neighbours["prev"] else None,
         "next": _ref(corpus.entries[neighbours["next"]], urls) if neighbours["next"] else None,
         "placeholder": entry.placeholder,
+        # A FAQ question is its entry's title: set smaller, so the answer still shows first.
+        "long_title": len(entry.title) > _LONG_TITLE,
         "description": summary(entry.text) or f"{entry.title}: {source.spec.title}",
         # A direct link always shows the rule; the page says when it is outside the collection.
         "not_owned": is_hidden(entry.cycles, owned),

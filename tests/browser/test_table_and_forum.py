@@ -85,7 +85,7 @@ def test_owned_collections_change_the_index(context: BrowserContext) -> None:
     hidden.locator("summary").click()
     hidden.get_by_role("link", name="결속", exact=True).click()
     page.wait_for_url("**/rules/Bonded")
-    expect(page.locator(".note")).to_contain_text("보유 게임에 없는 확장의 규칙입니다")
+    expect(page.locator(".note")).to_contain_text("보유하지 않은 확장의 규칙")
 
 
 def test_offline_after_one_visit_entries_open_and_titles_are_found(

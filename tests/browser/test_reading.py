@@ -1,0 +1,39 @@
+"""Reading a rule on a phone (360×800): the rule itself comes first."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser
+
+from tests.browser.conftest import new_context
+
+#: A sample of entry pages: top-level, nested, deep, Eldritch Horror, FAQ, English, a table.
+SAMPLE = ["/rules/Attack_of_Opportunity", "/rules/Skill_Test_3", "/rules/Bonded",
+          "/rules/ehr-%EA%B2%8C%EC%9E%84_%EC%A4%80%EB%B9%84", "/rules/faq/wilds/1",
+          "/rules/en/Frost_Tokens", "/rules/Skill_Test_Timing"]
+_FIRST_LINE = """() => {
+  const body = document.querySelector('article.entry > .body, article.entry table.timing');
+  const first = body && (body.firstElementChild || body);
+  return first ? first.getBoundingClientRect().top : null;
+}"""
+
+
+@pytest.mark.parametrize("owned", [None, "-tcu.tde"], ids=["all-owned", "not-owned"])
+def test_the_first_line_of_the_rule_is_in_the_top_40_percent(browser: Browser, base: str,
+                                                             owned: str | None) -> None:
+    context = new_context(browser, viewport={"width": 360, "height": 800})
+    if owned:
+        context.add_cookies([{"name": "owned", "value": owned, "url": base}])
+    page = context.new_page()
+    try:
+        for path in SAMPLE:
+            page.goto(base + path)
+            top = page.evaluate(_FIRST_LINE)
+            assert top is not None and top <= 0.4 * 800, (path, top)
+        # What moved below the rule is still on the page.
+        page.goto(base + "/rules/Bonded")
+        assert page.locator(".badge.collection").count() >= 1
+        if owned:
+            assert page.locator(".note-compact").is_visible()
+    finally:
+        context.close()
