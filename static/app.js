@@ -69,6 +69,16 @@
     });
   });
 
+  // 보유 게임: tick or untick every collection at once.
+  Array.prototype.forEach.call(document.querySelectorAll("[data-check]"), function (button) {
+    button.addEventListener("click", function () {
+      var on = button.getAttribute("data-check") === "all";
+      Array.prototype.forEach.call(
+        document.querySelectorAll('.owned-form input[name="owned"]'),
+        function (box) { box.checked = on; });
+    });
+  });
+
   var banner = document.getElementById("offline-banner");
   function showConnection() {
     if (banner) banner.hidden = navigator.onLine;

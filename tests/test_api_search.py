@@ -134,3 +134,10 @@ def test_question_words_weigh_nothing_beside_the_content_words(client: TestClien
     asked = client.get("/api/search", params={
         "q": "정리 단계에는 손에 카드를 몇 장까지 남길 수 있나요?"}).json()
     assert asked["results"][0]["id"] == plain["results"][0]["id"] == "Upkeep_Phase"
+
+
+def test_suggestions_say_which_game_a_shared_title_belongs_to(client: TestClient) -> None:
+    found = client.get("/api/suggest", params={"q": "특성"}).json()["suggestions"]
+    contexts = [s["context"] for s in found if s["title"] == "특성"]
+    assert len(contexts) == 2 and len(set(contexts)) == 2
+    assert {c.split(" · ")[0] for c in contexts} == {"아컴", "엘호"}

@@ -119,3 +119,17 @@ def test_no_see_also_line_or_intro_is_glued_into_a_bullet(client: TestClient,
     page = client.get("/rules/Attack_of_Opportunity").text
     see_also = page.index("추가 참조")
     assert page.rfind("</ul>", 0, see_also) > page.rfind("<ul>", 0, see_also)
+
+
+def test_the_timing_page_jumps_to_each_phase_and_does_not_repeat_titles(
+        client: TestClient) -> None:
+    page = client.get("/timing").text
+    jump = page.split('<nav class="phase-jump"', 1)[1].split("</nav>", 1)[0]
+    for phase in ("I. 신화 단계", "II. 조사 단계", "III. 적 단계", "IV. 정리 단계",
+                  "능력 테스트 순서"):
+        assert f">{phase}</a>" in jump
+    for anchor in re.findall(r'href="#([^"]+)"', jump):
+        assert f'id="{anchor}"' in page
+    rows = page.split('aria-labelledby="t2-h"', 1)[1].split("<tbody>", 1)[1].split("</tbody>")[0]
+    assert "능력 테스트 순서" not in rows  # the heading says it; no first row repeats it
+    assert '<p class="print-only">http://localhost/timing · 자료 ' in page

@@ -74,5 +74,16 @@ def test_canonical_links_use_the_configured_base_or_the_allowed_host(
 def test_permalinks_for_entries_and_subsections(client: TestClient) -> None:
     page = client.get("/rules/Skill_Test_Timing").text
     assert 'class="copy-link js-only" data-url="http://localhost/rules/Skill_Test_Timing"' in page
-    assert 'data-url="http://localhost/rules/Skill_Test_Timing#r-Skill_Test_3"' in page
+    # A sub-section with a page of its own shares that page (its own title and preview).
+    assert 'data-url="http://localhost/rules/Skill_Test_3"' in page
     assert '<a class="anchor" href="#r-Skill_Test_3">' in page
+
+
+def test_previews_read_as_prose_and_tables_say_what_they_are(client: TestClient) -> None:
+    omen = client.get("/rules/eh-%EC%A7%95%EC%A1%B0").text
+    description = omen.split('<meta name="description" content="', 1)[1].split('"', 1)[0]
+    assert not description.startswith("-") and " - " not in description
+    table = client.get("/rules/Skill_Test_Timing").text
+    description = table.split('<meta name="description" content="', 1)[1].split('"', 1)[0]
+    assert description.startswith("능력 테스트 순서: ") and "타이밍 표" in description
+    assert "자유 격발" not in description  # an icon is not read out as words

@@ -32,6 +32,7 @@ class GameDecl:
     names_file: str
     glossary_chapter: int
     synonyms_file: str = ""
+    short_name: str = ""
 
 
 @dataclass(frozen=True)
@@ -93,14 +94,15 @@ def _games(items: object) -> tuple[GameDecl, ...]:
                 raise DataError(MANIFEST, where, f'missing or empty string field "{key}"')
         if any(g.id == item["id"] for g in games):
             raise DataError(MANIFEST, where, f'duplicate game id "{item["id"]}"')
-        for key in ("name_en", "names", "synonyms"):
+        for key in ("name_en", "names", "synonyms", "short"):
             if not isinstance(item.get(key, ""), str):
                 raise DataError(MANIFEST, where, f'"{key}" must be a string')
         chapter = item.get("glossary_chapter", 20)
         if not isinstance(chapter, int) or isinstance(chapter, bool) or chapter < 1:
             raise DataError(MANIFEST, where, '"glossary_chapter" must be a positive number')
         games.append(GameDecl(item["id"], item["name"], item.get("name_en", ""),
-                              item.get("names", ""), chapter, item.get("synonyms", "")))
+                              item.get("names", ""), chapter, item.get("synonyms", ""),
+                              item.get("short", "")))
     return tuple(games)
 
 

@@ -79,6 +79,12 @@ class GameSpec:
     #: variant's compact form (`app.corpus.normalize.compact`).
     synonyms: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     synonyms_file: str = ""
+    #: A short name for tight places (a suggestion's context): "아컴", "엘호".
+    short_name: str = ""
+
+    @property
+    def short(self) -> str:
+        return self.short_name or self.name
 
     def name_of(self, kind: str, code: str) -> str | None:
         """The name `kind` gives `code` (a scenario slug, an encounter set), or None."""

@@ -12,6 +12,7 @@ from typing import Any
 from app.corpus.collections import is_hidden
 from app.corpus.hangul import INDEX_LETTERS, LATIN_LETTERS, index_letter, sort_key
 from app.corpus.models import Corpus, Entry, Source
+from app.corpus.normalize import compact
 from app.errors import AppError
 from app.urls import Urls
 
@@ -114,8 +115,15 @@ def source_context(
         "hidden": [_ref(e, urls) | {"collections": [corpus.collection(c).name
                                                      for c in e.cycles]}
                    for e in hidden],
+        # Hidden rules take their sub-rules with them out of the indexes.
+        "shown_count": sum(1 for e in entries if not _hidden_within(corpus, e, shown)),
         "settings_url": urls.settings(),
     }
+
+
+def _hidden_within(corpus: Corpus, entry: Entry, shown: _Visible) -> bool:
+    """An entry is out of the indexes when it or an ancestor is hidden."""
+    return not shown(entry) or any(not shown(p) for p in corpus.path(entry))
 
 
 class _Visible:
@@ -129,8 +137,12 @@ class _Visible:
 
 
 def summary(text: str, limit: int = 160) -> str:
-    """The first sentence or so of a plain text, at most `limit` characters (link previews)."""
-    flat = " ".join(text.split())
+    """The first sentence or so of a plain text, at most `limit` characters (link previews).
+
+    List items read as sentences: their "- " markers go, and items are joined with spaces
+    (a preview is one line of prose, not a list with dashes)."""
+    lines = (_LIST_MARK.sub("", line) for line in text.split("\n"))
+    flat = " ".join(" ".join(lines).split())
     if len(flat) <= limit:
         return flat
     end = max((m.end() for m in _SENTENCE_END.finditer(flat, 0, limit)), default=0)
@@ -141,6 +153,17 @@ def summary(text: str, limit: int = 160) -> str:
 
 
 _SENTENCE_END = re.compile(r"[.!?。](?=\s|$)")
+_LIST_MARK = re.compile(r"^\s*(?:[-*•➤]|\d{1,3}[.)])\s+")
+
+
+def _description(corpus: Corpus, entry: Entry, source: Source) -> str:
+    """The preview text: the rule's first sentence; for a table with no prose of its own, what
+    the table is (a preview that repeats the title and reads icons as words helps no one)."""
+    if entry.table is not None and not entry.html.strip():
+        steps = sum(1 for row in entry.table if row.cells and row.cells[0].colour)
+        return (f"{entry.title}: {source.spec.title}의 타이밍 표 ({steps}줄). "
+                "각 줄은 그 단계를 설명하는 항목으로 이어집니다.")
+    return summary(entry.text) or f"{entry.title}: {source.spec.title}"
 
 
 def entry_context(
@@ -188,7 +211,7 @@ def entry_context(
         "placeholder": entry.placeholder,
         # A FAQ question is its entry's title: set smaller, so the answer still shows first.
         "long_title": len(entry.title) > _LONG_TITLE,
-        "description": summary(entry.text) or f"{entry.title}: {source.spec.title}",
+        "description": _description(corpus, entry, source),
         # A direct link always shows the rule; the page says when it is outside the collection.
         "not_owned": is_hidden(entry.cycles, owned),
         "settings_url": urls.settings(),
@@ -196,16 +219,31 @@ def entry_context(
 
 
 def timing_context(corpus: Corpus, urls: Urls) -> JSON:
-    """Every timing table of every source, grouped by source, in reading order."""
+    """Every timing table of every source, grouped by source, in reading order, with a jump
+    list of each table and its phases (the header rows), and the data's date for print."""
     sources: list[JSON] = []
-    for entry in timing_tables(corpus):
+    for number, entry in enumerate(timing_tables(corpus), start=1):
         source = corpus.source(entry.source)
         assert source is not None
         if not sources or sources[-1]["id"] != source.id:
             sources.append({**source_summary(corpus, source, urls), "tables": []})
-        sources[-1]["tables"].append({**_ref(entry, urls), "lang": entry.lang,
-                                      "table": _table(entry, urls)})
-    return {"sources": sources, "tables": [t for s in sources for t in s["tables"]]}
+        rows = _table(entry, urls) or []
+        # The first header row usually repeats the table's own title: the heading says it.
+        if rows and rows[0].get("kind") == "header" and compact(rows[0]["text"]) == compact(
+                entry.title):
+            rows = rows[1:]
+        anchor = f"t{number}"
+        phases = []
+        for position, row in enumerate(rows):
+            if row.get("kind") == "header":
+                row["anchor"] = f"{anchor}-{position}"
+                # "I. 신화 단계 (게임의 첫 라운드에서는 생략합니다)" → "I. 신화 단계"
+                title = re.sub(r"\s*\([^)]*\)\s*$", "", row["text"]) or row["text"]
+                phases.append({"title": title, "anchor": row["anchor"]})
+        sources[-1]["tables"].append({**_ref(entry, urls), "lang": entry.lang, "table": rows,
+                                      "anchor": anchor, "phases": phases})
+    return {"sources": sources, "tables": [t for s in sources for t in s["tables"]],
+            "updated": corpus.updated, "url": urls.timing()}
 
 
 def _ref(entry: Entry, urls: Urls) -> JSON:
@@ -287,7 +325,9 @@ def _table(entry: Entry, urls: Urls) -> list[JSON] | None:
                 "kind": kind,
                 "kind_label": label,
                 "html": " ".join(row.html),
+                "text": " ".join(cell.text for cell in row.cells),
                 "url": urls.entry(row.target, row.anchor) if row.target else None,
+                "anchor": None,
             }
         )
     return rows

@@ -30,8 +30,9 @@ def titles(corpus: Corpus, urls: Urls) -> dict[str, Any]:
                 "url": urls.entry(e.id),
                 "key": compact(e.title),
                 "initials": choseong(compact(e.title)),
-                "context": (corpus.entries[e.parent].title if e.parent
-                            else (s.spec.title if (s := corpus.source(e.source)) else "")),
+                "context": corpus.game(e.game).short + " · " + (
+                    corpus.entries[e.parent].title if e.parent
+                    else (s.spec.title if (s := corpus.source(e.source)) else "")),
             }
             for e in corpus
         ],

@@ -158,11 +158,14 @@ def suggest_context(corpus: Corpus, index: SearchIndex, urls: Urls, query: str) 
         parent = corpus.get(entry.parent) if entry.parent else None
         spec = corpus.source(entry.source)
         assert spec is not None
+        # Two games share titles (특성, 파멸): the context names the game first.
         suggestions.append({
             "id": entry.id,
             "title": entry.title,
             "url": urls.entry(entry.id),
-            "context": parent.title if parent else spec.spec.title,
+            "game": entry.game,
+            "context": f"{corpus.game(entry.game).short} · "
+                       f"{parent.title if parent else spec.spec.title}",
         })
     return {"query": query, "suggestions": suggestions}
 

@@ -37,3 +37,20 @@ def test_the_first_line_of_the_rule_is_in_the_top_40_percent(browser: Browser, b
             assert page.locator(".note-compact").is_visible()
     finally:
         context.close()
+
+
+def test_the_jump_bar_is_one_row_and_the_heading_it_jumps_to_stays_visible(
+        browser: Browser, base: str) -> None:
+    context = new_context(browser, viewport={"width": 360, "height": 800})
+    page = context.new_page()
+    try:
+        page.goto(base + "/sources/ahlcg-reference")
+        bar = page.locator(".jumpbar")
+        height = bar.evaluate("b => b.getBoundingClientRect().height")
+        assert height <= 60, height
+        page.locator('.jumpbar a[href="#letter-ㅈ"]').click()
+        heading = page.locator("#letter-ㅈ-h")
+        top = heading.evaluate("h => h.getBoundingClientRect().top")
+        assert top >= height - 1, (top, height)  # not under the pinned bar
+    finally:
+        context.close()

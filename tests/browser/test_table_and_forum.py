@@ -123,3 +123,21 @@ def test_readable_korean_link_lands_on_the_rule(fresh_page: Page, base: str) -> 
     expect(fresh_page.locator("h1")).to_contain_text("틈새 공격")
     fresh_page.goto(base + "/go/ㅌㅅㄱㄱ")
     fresh_page.wait_for_url(base + "/rules/Attack_of_Opportunity")
+
+
+def test_settings_select_all_and_none_and_the_hidden_count(context: BrowserContext) -> None:
+    page = context.new_page()
+    page.goto("/settings")
+    boxes = page.locator('.owned-form input[name="owned"]')
+    page.get_by_role("button", name="모두 해제").click()
+    assert all(not boxes.nth(i).is_checked() for i in range(boxes.count()))
+    page.get_by_role("button", name="모두 선택").click()
+    assert all(boxes.nth(i).is_checked() for i in range(boxes.count()))
+    context.add_cookies([{"name": "owned", "value": "-tcu.tde", "url": page.url}])
+    page.goto("/sources/ahlcg-reference")
+    summary = page.locator(".hidden-rules summary")
+    assert summary.evaluate("s => getComputedStyle(s).display") == "list-item"  # keeps ▶
+    count = page.locator(".badges .badge").nth(1).inner_text()
+    assert "숨김" in count
+    shown = int(count.split("개")[0])
+    assert shown < 253
