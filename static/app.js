@@ -79,6 +79,36 @@
     });
   });
 
+  // Search filters apply as soon as they change; the chosen game is remembered, and the
+  // search box on every page searches that game until the player picks "모든 게임".
+  var GAME_KEY = "rules-game";
+  function stored() {
+    try { return window.localStorage.getItem(GAME_KEY) || ""; } catch (e) { return ""; }
+  }
+  var filters = document.querySelector("form.filters");
+  if (filters) {
+    Array.prototype.forEach.call(filters.querySelectorAll("select"), function (select) {
+      select.addEventListener("change", function () {
+        if (select.name === "game") {
+          try { window.localStorage.setItem(GAME_KEY, select.value); } catch (e) { /* private */ }
+        }
+        filters.submit();
+      });
+    });
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("form.search-form"), function (form) {
+    form.addEventListener("submit", function () {
+      var game = stored();
+      if (game && !form.querySelector('input[name="game"]')) {
+        var hidden = document.createElement("input");
+        hidden.type = "hidden";
+        hidden.name = "game";
+        hidden.value = game;
+        form.appendChild(hidden);
+      }
+    });
+  });
+
   var banner = document.getElementById("offline-banner");
   function showConnection() {
     if (banner) banner.hidden = navigator.onLine;

@@ -133,3 +133,14 @@ def test_the_timing_page_jumps_to_each_phase_and_does_not_repeat_titles(
     rows = page.split('aria-labelledby="t2-h"', 1)[1].split("<tbody>", 1)[1].split("</tbody>")[0]
     assert "능력 테스트 순서" not in rows  # the heading says it; no first row repeats it
     assert '<p class="print-only">http://localhost/timing · 자료 ' in page
+
+
+def test_the_timing_tables_are_one_tap_from_every_page(client: TestClient) -> None:
+    for url in ("/", "/rules/Attack_of_Opportunity", "/search?q=x", "/settings"):
+        header = client.get(url).text.split('<header class="site-header"', 1)[1]
+        assert '<a class="tool" href="/timing">타이밍 표</a>' in header.split("</header>")[0]
+    home = client.get("/").text
+    quick = home.split('class="quick"', 1)[1].split("</section>", 1)[0]
+    subtitles = re.findall(r'<a class="card"[^>]*><strong>.*?</strong><span>(.*?)</span>', quick)
+    assert len(subtitles) == len(set(subtitles))  # no two cards share a subtitle
+    assert "빠른 참조" in home

@@ -60,3 +60,11 @@ def test_particles_follow_the_word_they_quote(client: TestClient) -> None:
     page = client.get("/search", params={"q": "qqqzzz"}).text
     assert "“qqqzzz”와 일치하는 항목이 없습니다." in page and "와(과)" not in page
     assert "을(를)" not in client.get("/search", params={"q": "틈새공걱쇄"}).text
+
+
+def test_an_empty_search_says_what_can_be_searched_and_where_to_go(client: TestClient) -> None:
+    page = client.get("/search").text
+    assert "무엇이든 찾을 수 있습니다" in page and "ㅌㅅㄱㄱ" in page
+    assert 'href="/timing"' in page and 'href="/rules/Skill_Test_Timing"' in page
+    assert 'href="/sources/ahlcg-reference"' in page
+    assert "빠른 참조" in page  # the Eldritch Horror quick reference, declared by the manifest

@@ -163,6 +163,8 @@ def _build(data_dir: Path, urls: Urls) -> tuple[Corpus | None, list[Problem]]:
                      games, pairs, _updated(data_dir, manifest.files))
     problems.extend(linker.problems_after_freeze(corpus))
     problems.extend(_synonym_warnings(corpus))
+    problems.extend(Problem(MANIFEST, f'games "{g.id}"', f'quick link "{q}": no such entry')
+                    for g in corpus.games for q in g.quick if q not in corpus.entries)
     return corpus, problems
 
 

@@ -33,6 +33,8 @@ class GameDecl:
     glossary_chapter: int
     synonyms_file: str = ""
     short_name: str = ""
+    #: Entries the home page offers as quick links (the EH quick reference), by id.
+    quick: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -100,9 +102,12 @@ def _games(items: object) -> tuple[GameDecl, ...]:
         chapter = item.get("glossary_chapter", 20)
         if not isinstance(chapter, int) or isinstance(chapter, bool) or chapter < 1:
             raise DataError(MANIFEST, where, '"glossary_chapter" must be a positive number')
+        quick = item.get("quick", [])
+        if not isinstance(quick, list) or not all(isinstance(q, str) for q in quick):
+            raise DataError(MANIFEST, where, '"quick" must be a list of entry ids')
         games.append(GameDecl(item["id"], item["name"], item.get("name_en", ""),
                               item.get("names", ""), chapter, item.get("synonyms", ""),
-                              item.get("short", "")))
+                              item.get("short", ""), tuple(quick)))
     return tuple(games)
 
 

@@ -81,6 +81,8 @@ class GameSpec:
     synonyms_file: str = ""
     #: A short name for tight places (a suggestion's context): "아컴", "엘호".
     short_name: str = ""
+    #: Entries the home page offers as quick links, by id.
+    quick: tuple[str, ...] = ()
 
     @property
     def short(self) -> str:

@@ -76,7 +76,7 @@ def load_synonyms(data_dir: Path, file: str) -> Mapping[str, tuple[str, ...]]:
 def _with_names(data_dir: Path, decl: GameDecl) -> GameSpec:
     if not decl.names_file:
         return GameSpec(decl.id, decl.name, decl.name_en, decl.glossary_chapter,
-                        short_name=decl.short_name)
+                        short_name=decl.short_name, quick=decl.quick)
     file = decl.names_file
     try:
         doc: Any = json.loads((data_dir / file).read_text(encoding="utf-8"))
@@ -96,7 +96,7 @@ def _with_names(data_dir: Path, decl: GameDecl) -> GameSpec:
         tables[kind] = MappingProxyType(dict(table))
     return GameSpec(decl.id, decl.name, decl.name_en, decl.glossary_chapter,
                     _collections(file, doc.get("collections", [])), MappingProxyType(tables),
-                    file, short_name=decl.short_name)
+                    file, short_name=decl.short_name, quick=decl.quick)
 
 
 def _collections(file: str, items: object) -> tuple[Collection, ...]:

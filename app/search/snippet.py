@@ -53,8 +53,12 @@ def squash(text: str) -> str:
 
 
 def flatten(text: str) -> str:
-    """`text` with every run of whitespace one space: what `make_snippet` cuts from."""
-    return _SPACE.sub(" ", text).strip()
+    """`text` with every run of whitespace one space and list markers dropped (a snippet is
+    a line of prose, not a list with dashes): what `make_snippet` cuts from."""
+    return _SPACE.sub(" ", _LIST_MARK.sub("", text)).strip()
+
+
+_LIST_MARK = re.compile(r"^[ \t]*(?:[-•➤*]|\d{1,3}[.)])[ \t]+", re.MULTILINE)
 
 
 def term_pattern(terms: list[str]) -> re.Pattern[str] | None:

@@ -61,10 +61,19 @@ def home_context(corpus: Corpus, urls: Urls) -> JSON:
         }
         for game in corpus.games
     ]
-    # The tables of the reference's own language come first; translations have their own.
-    timing = [_ref(e, urls) for e in timing_tables(corpus) if e.lang == "ko"]
-    return {"games": [g for g in games if g["sources"]], "timing": timing,
+    return {"games": [g for g in games if g["sources"]], **entry_points(corpus, urls),
             "entries": len(corpus), "version": corpus.version}
+
+
+def entry_points(corpus: Corpus, urls: Urls) -> JSON:
+    """The pages players open most at the table: the timing tables (in the reference's own
+    language; translations have theirs) and each game's declared quick links."""
+    timing = [{**_ref(e, urls), "steps": sum(1 for r in e.table or () if r.cells and
+                                             r.cells[0].colour == "green")}
+              for e in timing_tables(corpus) if e.lang == "ko"]
+    quick = [{**_ref(corpus.entries[q], urls), "game_name": g.name}
+             for g in corpus.games for q in g.quick if q in corpus.entries]
+    return {"timing": timing, "quick": quick, "timing_url": urls.timing()}
 
 
 def timing_tables(corpus: Corpus) -> list[Entry]:

@@ -10,7 +10,7 @@ from app.errors import AppError
 from app.search import Hit, SearchIndex
 from app.search.searcher import Results
 from app.urls import Urls
-from app.web.context import JSON
+from app.web.context import JSON, entry_points
 
 #: Queries are cut to this many characters before searching: enough for any rule name.
 MAX_QUERY = 200
@@ -75,6 +75,7 @@ def search_results(
             "title_html": entry.title_html,
             "source_title": spec.spec.title,
             "game_name": corpus.game(entry.game).name,
+            "game_short": corpus.game(entry.game).short,
             "lang": entry.lang,
             "not_owned": is_hidden(entry.cycles, owned),
         })
@@ -145,6 +146,11 @@ def search_page_context(
         "sources": [{"id": s.id, "title": s.spec.title, "game": s.spec.game}
                     for s in corpus.sources],
         "first": (page - 1) * PAGE_SIZE + 1,
+        # With nothing asked yet: where players usually go, and what the box understands.
+        **(entry_points(corpus, urls) if not q else {"timing": [], "quick": []}),
+        "source_links": [] if q else [
+            {"title": s.spec.title, "url": urls.source(s.id)} for s in corpus.sources
+            if s.spec.translation_of is None],
     }
 
 
