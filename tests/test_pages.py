@@ -144,3 +144,12 @@ def test_the_timing_tables_are_one_tap_from_every_page(client: TestClient) -> No
     subtitles = re.findall(r'<a class="card"[^>]*><strong>.*?</strong><span>(.*?)</span>', quick)
     assert len(subtitles) == len(set(subtitles))  # no two cards share a subtitle
     assert "빠른 참조" in home
+
+
+def test_the_api_reference_is_made_from_the_schema(client: TestClient) -> None:
+    page = client.get("/api").text
+    schema = client.get("/openapi.json").json()
+    for path in schema["paths"]:
+        assert f"<code>GET {path}</code>" in page
+    assert "<code>q</code>" in page and "≤ 50" in page  # /api/search's limit
+    assert "<script" not in page.split("<main", 1)[1].split("</main>", 1)[0]

@@ -87,3 +87,14 @@ def test_previews_read_as_prose_and_tables_say_what_they_are(client: TestClient)
     description = table.split('<meta name="description" content="', 1)[1].split('"', 1)[0]
     assert description.startswith("능력 테스트 순서: ") and "타이밍 표" in description
     assert "자유 격발" not in description  # an icon is not read out as words
+
+
+def test_go_asks_instead_of_guessing_when_the_best_matches_tie(client: TestClient) -> None:
+    doom = client.get("/go/" + quote("파멸"), follow_redirects=False)
+    assert doom.status_code == 200 and "어느 것을 찾으세요?" in doom.text
+    choices = re.findall(r'<li><a class="card" href="([^"]+)"', doom.text)
+    assert "/rules/Doom" in choices and "/rules/eh-%ED%8C%8C%EB%A9%B8" in choices
+    assert "아컴호러 카드게임" in doom.text and "엘드리치 호러" in doom.text
+    initials = client.get("/go/" + quote("ㄱㅈ"), follow_redirects=False)
+    assert initials.status_code == 200
+    assert len(re.findall(r'<li><a class="card"', initials.text)) >= 2

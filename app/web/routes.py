@@ -18,7 +18,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from app.corpus.collections import format_owned
 from app.errors import AppError
 from app.urls import Urls
-from app.web import context, crawlers, offline, search_context
+from app.web import api_docs, context, crawlers, offline, search_context
 from app.web.body import read_form_body, same_origin
 from app.web.cache import accepts_gzip
 from app.web.etags import etag_matches
@@ -115,8 +115,12 @@ def search_page(
 def go(request: Request, text: str) -> Response:
     """`/go/틈새공격`, `/go/ㅌㅅㄱㄱ`: straight to the confident best match, else to search."""
     lib, urls = _library(request), _urls(request)
-    target = search_context.confident_match(lib.corpus, lib.index, text)
-    location = urls.entry(target) if target else urls.search(search_context.clean_query(text))
+    targets = search_context.go_targets(lib.corpus, lib.index, text)
+    if len(targets) > 1:  # a tie: the player chooses, the site does not guess
+        data = search_context.chooser_context(lib.corpus, urls, text, targets)
+        return _page(request, "go.html", data, urls.go(text))
+    location = (urls.entry(targets[0]) if targets
+                else urls.search(search_context.clean_query(text)))
     return RedirectResponse(location, status_code=302)
 
 
@@ -253,6 +257,12 @@ def service_worker(request: Request) -> Response:
                         request).home()})
 
 
+def api_reference_page(request: Request) -> Response:
+    """The JSON API's reference, from the app's own OpenAPI schema (no CDN, no scripts)."""
+    data = api_docs.api_reference(request.app.openapi())
+    return _page(request, "api.html", data, _urls(request).path("/api"))
+
+
 # --- Crawlers ---------------------------------------------------------------------------------
 
 def robots(request: Request) -> Response:
@@ -322,6 +332,7 @@ ROUTES: tuple[Route, ...] = (
     Route("/settings", settings_page, GET),
     Route("/settings", save_settings, POST),
     Route("/offline", offline_page, GET, cache=_PAGE),
+    Route("/api", api_reference_page, GET, cache=_PAGE),
     Route("/api/sources", api_sources, GET, api=True, cache=_PAGE),
     Route("/api/sources/{source_id}", api_source, GET, api=True, cache=_PAGE),
     Route("/api/entries/{entry_id:path}", api_entry, GET, api=True, cache=_PAGE),

@@ -199,22 +199,47 @@ def closest_entries(
     return found
 
 
-def confident_match(corpus: Corpus, index: SearchIndex, text: str) -> str | None:
-    """The entry `/go/{text}` should open, when the match is beyond doubt; else None.
+def go_targets(corpus: Corpus, index: SearchIndex, text: str) -> list[str]:
+    """Where `/go/{text}` leads: one entry when the match is beyond doubt, several when the
+    best matches tie (the same title in both games, or two titles with those initials), or
+    none (then the search page).
 
-    Confident means: the title equals the text (spacing ignored), or the text is exactly the
-    title's initial consonants, or the title suggestion and the top search result agree.
+    Beyond doubt means: the title equals the text (spacing ignored), or the text is exactly
+    the title's initial consonants, or the title suggestion and the top search result agree.
+    Within one game, the same title in two books opens the first book's (the reference).
     """
     query = clean_query(text.replace("_", " "))
     if not query:
-        return None
-    suggested = index.suggest(query, limit=1)
+        return []
+    suggested = index.suggest(query, limit=8)
     if not suggested:
-        return None
-    entry_id = suggested[0]
-    title = compact(corpus.entries[entry_id].title)
+        return []
     wanted = compact(query)
-    if title == wanted or choseong(title) == wanted:
-        return entry_id
+    exact: dict[tuple[str, str], str] = {}
+    for entry_id in suggested:
+        entry = corpus.entries[entry_id]
+        title = compact(entry.title)
+        if title == wanted or choseong(title) == wanted:
+            exact.setdefault((entry.game, title), entry_id)
+    if exact:
+        return list(exact.values())
     top = index.search(query, limit=1).hits
-    return entry_id if top and top[0].id == entry_id else None
+    return [suggested[0]] if top and top[0].id == suggested[0] else []
+
+
+def confident_match(corpus: Corpus, index: SearchIndex, text: str) -> str | None:
+    """The one entry `/go/{text}` opens, or None (a tie or no sure match)."""
+    found = go_targets(corpus, index, text)
+    return found[0] if len(found) == 1 else None
+
+
+def chooser_context(corpus: Corpus, urls: Urls, text: str, ids: list[str]) -> JSON:
+    """The small page `/go/` shows when its best matches tie: each with game and place."""
+    return {"query": clean_query(text.replace("_", " ")), "choices": [
+        {"id": i, "title": corpus.entries[i].title, "title_html": corpus.entries[i].title_html,
+         "url": urls.entry(i), "game_name": corpus.game(corpus.entries[i].game).name,
+         "game": corpus.entries[i].game,
+         "context": " › ".join([src.spec.title if (src := corpus.source(
+             corpus.entries[i].source)) else "", *(p.title for p in corpus.path(
+                 corpus.entries[i]))])}
+        for i in ids]}

@@ -49,6 +49,12 @@ PAGES: dict[str, str] = {
     "timing": "/timing",
     "search": "/search?q=틈새 공격",
     "not-found": "/rules/No_Such_Rule",
+    "empty-search": "/search",
+    "go-chooser": "/go/파멸",
+    "api-reference": "/api",
+    "faq-question": "/rules/faq/wilds/1",
+    "english-entry": "/rules/en/Frost_Tokens",
+    "settings": "/settings",
 }
 
 

@@ -54,3 +54,24 @@ def test_the_jump_bar_is_one_row_and_the_heading_it_jumps_to_stays_visible(
         assert top >= height - 1, (top, height)  # not under the pinned bar
     finally:
         context.close()
+
+
+def test_section_headings_keep_their_width_and_an_opened_section_is_marked(
+        browser: Browser, base: str) -> None:
+    context = new_context(browser, viewport={"width": 360, "height": 800})
+    page = context.new_page()
+    try:
+        page.goto(base + "/rules/Appendix_II_Timing_and_Gameplay")
+        for heading in page.locator(".subsection-title").all()[:6]:
+            box = heading.bounding_box()
+            assert box is not None and box["width"] >= 200, box
+            lines = heading.evaluate(
+                "h => Math.round(h.getBoundingClientRect().height / "
+                "parseFloat(getComputedStyle(h).lineHeight))")
+            assert lines <= 3, (heading.inner_text(), lines)
+        page.goto(base + "/rules/Skill_Test_Timing#r-Skill_Test_3")
+        outline = page.locator("#r-Skill_Test_3").evaluate(
+            "s => getComputedStyle(s).outlineStyle")
+        assert outline == "solid"
+    finally:
+        context.close()
