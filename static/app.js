@@ -117,8 +117,24 @@
   window.addEventListener("offline", showConnection);
   showConnection();
 
+  // Once the whole reference is on this device, the footer says so (per data version).
+  var SAVED_KEY = "rules-saved";
+  var savedNote = document.getElementById("saved-note");
+  function showSaved() {
+    try {
+      if (savedNote && window.localStorage.getItem(SAVED_KEY)) savedNote.hidden = false;
+    } catch (e) { /* private browsing */ }
+  }
+  showSaved();
+
   var worker = document.documentElement.getAttribute("data-sw");
   if (worker && "serviceWorker" in navigator) {
+    navigator.serviceWorker.addEventListener("message", function (event) {
+      if (!event.data || event.data.type !== "saved") return;
+      try { window.localStorage.setItem(SAVED_KEY, event.data.data); } catch (e) { /* ok */ }
+      showSaved();
+      announce("규칙 " + event.data.pages + "쪽을 이 기기에 저장했습니다. 인터넷 없이도 열립니다.");
+    });
     window.addEventListener("load", function () {
       navigator.serviceWorker.register(worker, {
         scope: document.documentElement.getAttribute("data-root") || "/"

@@ -50,10 +50,22 @@
 
   var results = document.getElementById("offline-results");
   if (results) {
-    // The offline page: answer the search it stands in for, from titles only.
+    // The offline page: answer the search (?q=) or /go/… it stands in for, from titles only;
+    // any other page it stands in for was simply not saved.
+    var go = results.getAttribute("data-go") || "/go/";
+    var path = window.location.pathname;
     var query = new URLSearchParams(window.location.search).get("q") || "";
+    if (path.indexOf(go) === 0) {
+      try { query = decodeURIComponent(path.slice(go.length)).replace(/_/g, " "); }
+      catch (e) { query = path.slice(go.length); }
+    } else if (!query) {
+      document.getElementById("offline-search").hidden = true;
+      document.getElementById("offline-page").hidden = false;
+    }
     var heading = document.getElementById("offline-query");
     if (heading) heading.textContent = query;
+    var box = document.getElementById("search-q");
+    if (box && query) box.value = query;
     loadTitles(results.getAttribute("data-titles")).then(function () {
       var matches = offlineMatches(query, 50);
       results.textContent = "";

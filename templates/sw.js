@@ -9,7 +9,10 @@ const OFFLINE = {{ offline|tojson }};
 const SEARCH = {{ search|tojson }};
 const API = {{ api|tojson }};
 const STATIC = {{ static|tojson }};
-const NETWORK_TIMEOUT_MS = 4000;
+const DATA = {{ version_label|tojson }};
+// Online but slow (a weak signal at the table): the saved copy after this long. Known to be
+// offline: the saved copy at once, with no wait at all.
+const NETWORK_TIMEOUT_MS = 1500;
 
 async function precache(cache, urls, parallel) {
   // One failed page must not cost the rest: fetch each, keep what arrives.
@@ -38,12 +41,21 @@ self.addEventListener("install", (event) => {
   })());
 });
 
+async function tellSaved() {
+  // Say (once per data version) that the whole reference is now on this device.
+  const cache = await caches.open(CACHE);
+  const saved = (await cache.keys()).length;
+  const clients = await self.clients.matchAll({ includeUncontrolled: true, type: "window" });
+  for (const client of clients) client.postMessage({ type: "saved", data: DATA, pages: saved });
+}
+
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
     const names = await caches.keys();
     await Promise.all(names.filter((n) => n.startsWith("rulesajeon-") && n !== CACHE)
       .map((n) => caches.delete(n)));
     await self.clients.claim();
+    await tellSaved();
   })());
 });
 
@@ -58,6 +70,7 @@ function withTimeout(promise, ms) {
 async function networkFirst(request) {
   const cache = await caches.open(CACHE);
   try {
+    if (self.navigator && self.navigator.onLine === false) throw new Error("offline");
     const response = await withTimeout(fetch(request), NETWORK_TIMEOUT_MS);
     if (response.ok && request.method === "GET") cache.put(request, response.clone());
     return response;

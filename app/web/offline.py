@@ -71,4 +71,5 @@ def service_worker(corpus: Corpus, urls: Urls, code_version: str) -> str:
     return env.get_template("sw.js").render(
         version=f"{corpus.version}-{code_version}", shell=shell, pages=pages,
         offline=urls.offline(), search=urls.search(), api=urls.api(""), static=urls.static(""),
+        version_label=corpus.version,
     )

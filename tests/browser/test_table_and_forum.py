@@ -113,6 +113,28 @@ def test_offline_after_one_visit_entries_open_and_titles_are_found(
 
         page.goto("/search?q=" + "징조")  # the offline page answers from titles
         expect(page.locator("#offline-results a").first).to_have_text("징조")
+        expect(page.locator("#search-q")).to_have_value("징조")  # the box keeps the query
+        page.goto("/go/" + "징조")  # /go/ offline searches the saved titles too
+        expect(page.locator("#offline-query")).to_have_text("징조")
+        expect(page.locator("#offline-results a").first).to_have_text("징조")
+        page.goto("/settings")  # a page that was never saved says so
+        expect(page.locator("#offline-page h1")).to_have_text("저장되지 않은 페이지입니다")
+        expect(page.locator("#offline-search")).to_be_hidden()
+    finally:
+        ctx.close()
+
+
+def test_the_footer_says_when_the_reference_is_saved_for_offline_use(
+    browser: Browser, base: str
+) -> None:
+    ctx = browser.new_context(locale="ko-KR", service_workers="allow", base_url=base)
+    try:
+        page = ctx.new_page()
+        page.goto("/")
+        assert page.evaluate(WAIT_FOR_WORKER) == "ready"
+        expect(page.locator("#saved-note")).to_be_visible(timeout=20000)
+        page.goto("/timing")
+        expect(page.locator("#saved-note")).to_be_visible()
     finally:
         ctx.close()
 
