@@ -9,6 +9,7 @@ import pytest
 
 from app.corpus.models import RawEntry, SourceSpec
 from app.corpus.parsers import eh_pdf
+from app.corpus.parsers._text import mend_split_words
 from app.errors import DataError
 
 DATA = Path(__file__).parents[1] / "data"
@@ -62,7 +63,8 @@ def test_heading_box_and_captions() -> None:
     got = [(e.title, e.parent) for e in entries]
     assert got == [("게임 진행", None), ("이동 행동", "ehr-게임_진행"),
                    ("칸과 길이란?", "ehr-이동_행동"), ("교환 행동", "ehr-게임_진행")]
-    assert entries[1].body == "칸으로 이동합니다.\n\n<i>체력 토큰</i>\n\n<i>정신력 토큰</i>"
+    # The picture's captions name components the page does not show: dropped (#11).
+    assert entries[1].body == "칸으로 이동합니다."
 
 
 def test_broken_lines_join_until_a_sentence_ends() -> None:
@@ -115,7 +117,7 @@ def test_page_references_link_the_quoted_title() -> None:
         '회복합니다. (14페이지 "[체력과 정신력](<title:체력과 정신력>)" 참조)'
     )
     assert body_of('열립니다. (오른쪽의 "차원문 열림 참조)') == (
-        '열립니다. (오른쪽의 "[차원문 열림](<title:차원문 열림>) 참조)'
+        '열립니다. ("[차원문 열림](<title:차원문 열림>) 참조)'  # where it was printed: gone
     )
 
 
@@ -239,8 +241,51 @@ def test_real_broken_lines_are_joined(parts: dict[str, list[RawEntry]]) -> None:
         "사용한 티켓 마다 1칸씩 추가로 이동할 수 있습니다.",
         "가장 가까운 칸을 찾을 때, 조건을 만족하는 칸이 바로 그 칸이라면",
         "대표 조사자부터 시작해서 시계 방향으로 돌아가면서 진행합니다.",
-        "괴물 주머니에서 괴물 토큰 1개 를 무작위로 뽑습니다.",
+        "괴물 주머니에서 괴물 토큰 1개를 무작위로 뽑습니다.",  # and the split particle mended
         "먼저 굴릴 수 있는 주사위부터 굴리고",
     ]:
         assert joined in everything, joined
     assert "관련된 주제: [고대의 존재]" not in by_title(parts["reference"])["대표 조사자"].body
+
+
+# --- PDF leftovers (#11) --------------------------------------------------------------------
+
+def test_a_space_inside_a_word_goes_when_the_text_knows_the_word() -> None:
+    lines = ["차원문이 열립니다.", "차원문을 닫습니다.", "차원문 토큰",
+             "대신 차 원문 하나가 열립니다.", "추가로 이동 을 할 때는",
+             "다른 조사자 말을 놓습니다."]
+    mended = mend_split_words(lines)
+    assert mended[3] == "대신 차원문 하나가 열립니다."   # 차원문 starts 3 words here
+    assert mended[4] == "추가로 이동을 할 때는"          # a lone particle ends the word before
+    assert mended[5] == lines[5]                          # 조사자말 is not a word of the text
+
+
+def test_stages_own_the_sections_after_them() -> None:
+    entries = by_title(rulebook(
+        "1단계: 행동 단계\n조사자는 행동합니다.\n이동 행동\n이동합니다.\n"
+        "2단계: 조우 단계\n조우합니다.\n전투 조우\n싸웁니다.\n"
+        "게임 승리\n이깁니다.\n게임 승리\n다시 적힌 제목입니다."))
+    assert entries["이동 행동"].parent == entries["1단계: 행동 단계"].id
+    assert entries["전투 조우"].parent == entries["2단계: 조우 단계"].id
+    assert entries["1단계: 행동 단계"].parent == entries["2단계: 조우 단계"].parent
+
+
+def test_picture_captions_naming_components_are_dropped() -> None:
+    body = body_of("휴식 행동\n체력 1과 정신력 1을 회복합니다.\n체력 토큰\n정신력 토큰\n"
+                   "칸과 길이란?\n설명입니다.")
+    assert "체력 토큰" not in body and "정신력 토큰" not in body
+
+
+def test_the_real_rulebook_has_no_split_words_or_captions_left() -> None:
+    text = "\n".join(e.body for part in ("rulebook", "reference")
+                     for e in eh_pdf.parse((DATA / "eh-rules.txt").read_text("utf-8"), spec(part)))
+    for broken in ("차 원문", "차원 문 토큰", "이동 을", "페이 지", "조 사자"):
+        assert broken not in text, broken
+    assert "<i>체력 토큰</i>" not in text
+
+
+def test_print_layout_places_leave_the_references() -> None:
+    entries = rulebook("이동 행동\n이동합니다. (오른쪽의 \"칸과 길이란?\" 참조)\n칸과 길이란?\n"
+                       "칸은 길로 연결됩니다.")
+    body = by_title(entries)["이동 행동"].body
+    assert "오른쪽" not in body and "칸과 길이란?" in body

@@ -75,3 +75,26 @@ def test_section_headings_keep_their_width_and_an_opened_section_is_marked(
         assert outline == "solid"
     finally:
         context.close()
+
+
+def test_on_a_desktop_long_entries_show_their_contents_and_timing_uses_the_width(
+        browser: Browser, base: str) -> None:
+    context = new_context(browser, viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    try:
+        page.goto(base + "/rules/Appendix_II_Timing_and_Gameplay")
+        toc = page.locator("nav.toc")
+        assert toc.is_visible()
+        article = page.locator("article.entry").bounding_box()
+        box = toc.bounding_box()
+        assert article is not None and box is not None and box["x"] > article["x"] + 400
+        page.goto(base + "/timing")
+        tables = page.locator(".timing-grid").first.locator(".timing-section").all()
+        boxes = [t.bounding_box() for t in tables[:2]]
+        assert boxes[0] is not None and boxes[1] is not None
+        assert abs(boxes[0]["y"] - boxes[1]["y"]) < 5  # side by side
+        page.set_viewport_size({"width": 360, "height": 800})
+        page.goto(base + "/rules/Appendix_II_Timing_and_Gameplay")
+        assert not page.locator("nav.toc").is_visible()  # the rule first on a phone
+    finally:
+        context.close()

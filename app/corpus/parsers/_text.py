@@ -10,6 +10,7 @@ Three things live here:
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -27,6 +28,63 @@ _ODD_SPACES = re.compile(r"[\u00a0\u200b\ufeff]")
 def clean(line: str) -> str:
     """A line with NBSP/zero-width spaces turned into spaces, runs collapsed, ends trimmed."""
     return re.sub(r"\s+", " ", _ODD_SPACES.sub(" ", line)).strip()
+
+
+# PDF extraction leaves spaces inside words (`차 원문`, `차원 문 토큰`, `16페이 지`) and before
+# particles (`이동 을`). A space is removed where the text itself says the word is one: the
+# joined form starts words of the text at least `_MEND_SEEN` times, more often than the split
+# pair occurs. A lone particle is always the end of the word before it. Nothing is looked up
+# outside the file, so a newer or other-language PDF is mended by its own vocabulary.
+_MEND_SEEN = 3
+_LONE_PARTICLES = frozenset({"을", "를", "은", "는", "의", "에", "와", "과", "으로", "에서",
+                             "에게"})
+_TAIL = re.compile(r"[가-힣]+$")
+_HEAD = re.compile(r"^[가-힣]+")
+
+
+def mend_split_words(lines: Sequence[str]) -> list[str]:
+    """`lines` with the spaces a PDF left inside words taken out (see `_MEND_SEEN`)."""
+    starts: Counter[str] = Counter()
+    pairs: Counter[tuple[str, str]] = Counter()
+    for line in lines:
+        for word in re.findall(r"[가-힣]+", line):
+            for end in range(2, min(len(word), 8) + 1):
+                starts[word[:end]] += 1
+        words = line.split(" ")
+        for left, right in itertools.pairwise(words):
+            if _TAIL.search(left) and _HEAD.match(right):
+                pairs[_tail(left), _head(right)] += 1
+
+    def joins(left: str, right: str) -> bool:
+        if not (_TAIL.search(left) and _HEAD.match(right)):
+            return False
+        first, second = _tail(left), _head(right)
+        if right in _LONE_PARTICLES or (second == right and second in _LONE_PARTICLES):
+            return True
+        joined = first + second
+        return starts[joined] >= _MEND_SEEN and pairs[first, second] < starts[joined]
+
+    out: list[str] = []
+    for line in lines:
+        words = line.split(" ")
+        mended = words[:1]
+        for word in words[1:]:
+            if mended and joins(mended[-1], word):
+                mended[-1] += word
+            else:
+                mended.append(word)
+        out.append(" ".join(mended))
+    return out
+
+
+def _tail(word: str) -> str:
+    found = _TAIL.search(word)
+    return found[0] if found else ""
+
+
+def _head(word: str) -> str:
+    found = _HEAD.match(word)
+    return found[0] if found else ""
 
 
 # ---------------------------------------------------------------------------------------
@@ -107,6 +165,7 @@ _REF = re.compile(
     r"[“\"](?P<t1>[^\"“”()\n]{1,30}?)(?:[”\"]\s*(?=참조)|\s+(?=참조\)))"
     r"|\d+\s*페이\s*지\s*[“\"](?P<t2>[^\"“”()\n]{1,30}?)[”\"]"
 )
+_PRINT_PLACE = re.compile(r"\((?:오른쪽|왼쪽|위쪽|아래쪽|위|아래)(?:의|에 있는)?\s+(?=[“\"])")
 _LABEL = re.compile(r"^([^\s:.,()][^:.,()]{0,16}?)\s?:\s+(?=\S)")
 
 
@@ -118,6 +177,9 @@ def inline(text: str, *, links: bool = True, label: bool = False) -> str:
     `중요:` / `예:` / `파멸 토큰 전진:` becomes `<b>…:</b>`.
     """
     head = ""
+    # `(오른쪽의 "칸과 길이란?" 참조)`: where the box sat on the printed page means nothing
+    # here; the reference itself becomes a link below.
+    text = _PRINT_PLACE.sub("(", text)
     if label:
         match = _LABEL.match(text)
         if match:

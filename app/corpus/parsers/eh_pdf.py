@@ -49,6 +49,7 @@ from app.corpus.parsers._text import (
     clean,
     ends_on_particle,
     ends_sentence,
+    mend_split_words,
     related_line,
     to_entries,
 )
@@ -82,8 +83,9 @@ class _Line:
 
 def parse(text: str, spec: SourceSpec, game: GameSpec | None = None) -> list[RawEntry]:
     """The chosen part's entries, in reading order."""
-    lines = [_Line(i, clean(raw)) for i, raw in enumerate(text.splitlines(), start=1)]
-    lines = [line for line in lines if line.text]
+    raws = text.splitlines()
+    mended = mend_split_words([clean(raw) for raw in raws])
+    lines = [_Line(i, line) for i, line in enumerate(mended, start=1) if line]
     if not lines:
         raise DataError(spec.file, "", "the file is empty")
     tocs = [k for k, line in enumerate(lines) if line.text == _TOC]
@@ -274,6 +276,8 @@ def _fill(node: Node, lines: Sequence[_Line], roles: dict[int, str], offset: int
         if role != "list" and group:
             builder.plain_list(group)
             group.clear()
+        if role == "caption" and _COMPONENT.search(line.text):
+            continue  # names a component in a picture the page does not have: nothing to say
         if role == "caption" or role == "bold" or role == "list":
             flush()
             if role == "caption":
@@ -297,6 +301,11 @@ def _section(title: str, seg: list[_Line], nodes: list[Node], standalone: set[st
     body = seg[1:]
     roles = _run_roles(body, headings=True)
     level2: int | None = None
+    # `1단계: 행동 단계` owns the sections that follow it, up to the next stage; after the
+    # last stage, up to the first heading that repeats an earlier one (the page's side boxes
+    # restate step names), which returns to the chapter's level.
+    stage: int | None = None
+    seen: set[str] = set()
     current, start = chapter, 0
     for k in range(len(body) + 1):
         if k < len(body) and roles.get(k) != "heading":
@@ -308,10 +317,19 @@ def _section(title: str, seg: list[_Line], nodes: list[Node], standalone: set[st
         if text == nodes[current].title:
             roles[k] = "caption"  # the PDF repeats a heading over its picture
             continue
-        parent = level2 if _is_box(text) and level2 is not None else chapter
+        if _STAGE.match(text):
+            owner = chapter
+        elif stage is not None and text not in seen:
+            owner = stage
+        else:
+            owner, stage = chapter, None
+        seen.add(text)
+        parent = level2 if _is_box(text) and level2 is not None else owner
         nodes.append(Node(text, parent, body[k].n, nodes[parent].level + 1))
         current, start = len(nodes) - 1, k + 1
-        if parent == chapter:
+        if _STAGE.match(text):
+            stage = current
+        if parent in (chapter, stage):
             level2 = current
 
 
