@@ -46,21 +46,23 @@ def _serve(settings: Settings) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit status."""
+    # The arguments first: `--help` and a typo in a command work whatever RULES_* say.
+    parser = argparse.ArgumentParser(prog="python -m app", description="룰사전 rules reference")
+    commands = parser.add_subparsers(dest="command", required=True)
+    check = commands.add_parser("check", help="validate the data folder and list its problems")
+    check.add_argument("--data-dir", type=Path, default=None,
+                       help="the data folder (default: RULES_DATA_DIR, else ./data)")
+    commands.add_parser("index", help="build the search index for the data (if out of date)")
+    commands.add_parser("serve", help="validate the data, then serve it (settings: RULES_*)")
+    args = parser.parse_args(argv)
     try:
         settings = Settings()
     except ValidationError as exc:
         for line in describe(exc):
             print(f"룰사전: {line}", file=sys.stderr)
         return 2
-    parser = argparse.ArgumentParser(prog="python -m app", description="룰사전 rules reference")
-    commands = parser.add_subparsers(dest="command", required=True)
-    check = commands.add_parser("check", help="validate the data folder and list its problems")
-    check.add_argument("--data-dir", type=Path, default=settings.data_dir)
-    commands.add_parser("index", help="build the search index for the data (if out of date)")
-    commands.add_parser("serve", help="validate the data, then serve it (settings: RULES_*)")
-    args = parser.parse_args(argv)
     if args.command == "check":
-        return _check(args.data_dir)
+        return _check(args.data_dir or settings.data_dir)
     if args.command == "index":
         return _index(settings)
     return _serve(settings)

@@ -41,3 +41,10 @@ def test_server_refuses_broken_data_with_one_line_and_no_traceback(tmp_path: Pat
     expected = '룰사전: cannot start: rules.json: [0] (id "A"): missing "title"'
     assert result.stderr.strip() == expected
     assert "Traceback" not in result.stderr
+
+
+def test_help_works_whatever_the_settings_say() -> None:
+    result = _run("-m", "app", "--help", env={"RULES_PORT": "not-a-port"})
+    assert result.returncode == 0 and "check" in result.stdout
+    broken = _run("-m", "app", "check", env={"RULES_PORT": "not-a-port"})
+    assert broken.returncode == 2 and "RULES_PORT" in broken.stderr
