@@ -13,11 +13,12 @@ from app.web.crawlers import robots_txt, sitemap_xml
 NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
 
 
-def test_robots_keeps_crawlers_out_of_searches_and_names_the_sitemap(client: TestClient) -> None:
+def test_robots_keeps_crawlers_out_of_redirects_and_names_the_sitemap(client: TestClient) -> None:
     reply = client.get("/robots.txt")
     assert reply.status_code == 200 and reply.headers["content-type"].startswith("text/plain")
     lines = reply.text.splitlines()
-    assert "Disallow: /search" in lines and "Disallow: /go/" in lines
+    assert "Disallow: /go/" in lines and "Disallow: /api/" in lines
+    assert not [line for line in lines if line.startswith("Disallow: /search")]
     assert "Sitemap: http://localhost/sitemap.xml" in lines
 
 
@@ -37,7 +38,7 @@ def test_the_sitemap_lists_every_entry_with_the_data_date(client: TestClient,
 def test_under_a_sub_path_every_url_carries_it(corpus: Corpus) -> None:
     urls = Urls(root_path="/rules-ko", public_base_url="https://example.org/rules-ko")
     assert "Sitemap: https://example.org/rules-ko/sitemap.xml" in robots_txt(urls, "")
-    assert "Disallow: /rules-ko/search" in robots_txt(urls, "")
+    assert "Disallow: /rules-ko/go/" in robots_txt(urls, "")
     text = sitemap_xml(corpus, urls, "")
     assert "<loc>https://example.org/rules-ko/rules/Attack_of_Opportunity</loc>" in text
     assert "https://example.org/rules/" not in text

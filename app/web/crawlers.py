@@ -2,7 +2,7 @@
 
 The sitemap lists every page a search engine should know (home, timing tables, each source's
 index and every entry) as absolute URLs under the public base, with the data version's date
-as `lastmod`; search pages and `/go/` redirects are left to robots.txt.
+as `lastmod`; `/go/` redirects and the raw API are kept out by robots.txt.
 """
 
 from __future__ import annotations
@@ -14,10 +14,12 @@ from app.urls import Urls
 
 
 def robots_txt(urls: Urls, base: str) -> str:
-    """Crawl the reference, not the search results; where the sitemap is."""
+    """Crawl the reference, not the redirects or the raw API; where the sitemap is.
+
+    Search pages stay crawlable (a results page is a page a search engine may send a player
+    to); one with no results says `noindex` itself."""
     return (
         "User-agent: *\n"
-        f"Disallow: {urls.search()}\n"
         f"Disallow: {urls.path('/go/')}\n"
         f"Disallow: {urls.api('')}\n"
         f"Sitemap: {urls.absolute(urls.path('/sitemap.xml'), base)}\n"
