@@ -48,3 +48,13 @@ def test_help_works_whatever_the_settings_say() -> None:
     assert result.returncode == 0 and "check" in result.stdout
     broken = _run("-m", "app", "check", env={"RULES_PORT": "not-a-port"})
     assert broken.returncode == 2 and "RULES_PORT" in broken.stderr
+
+
+def test_index_builds_once_and_says_what_it_holds(tmp_path: Path) -> None:
+    env = {"RULES_INDEX_DIR": str(tmp_path / "index")}
+    first = _run("-m", "app", "index", env=env)
+    assert first.returncode == 0, first.stderr
+    assert "index of" in first.stdout and "data version" in first.stdout
+    assert (tmp_path / "index" / "CORPUS_VERSION").is_file()
+    again = _run("-m", "app", "index", env=env)
+    assert again.returncode == 0 and again.stdout == first.stdout

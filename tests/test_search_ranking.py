@@ -145,3 +145,12 @@ def test_quality_floor_on_dev_set(index: SearchIndex, corpus: Corpus) -> None:
     scores = evaluate(project_search(index), corpus, load_queries())
     assert scores.mrr() >= 0.85
     assert scores.hit5() >= 0.9
+
+
+def test_the_re_rank_factor_rewards_coverage_proximity_and_titles() -> None:
+    from app.search.rank import COORD_FLOOR, Features
+    base = Features(coordination=0.5, proximity=0.0, title_coverage=0.0, authority=1.0)
+    assert Features(1.0, 0.0, 0.0, 1.0).factor > base.factor              # every word present
+    assert Features(0.5, 1.0, 0.0, 1.0).factor > base.factor              # words side by side
+    assert Features(0.5, 0.0, 1.0, 1.0).factor > base.factor              # the title explains it
+    assert Features(0.0, 0.0, 0.0, 1.0).factor == COORD_FLOOR             # never zero

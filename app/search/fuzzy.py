@@ -20,18 +20,16 @@ from functools import lru_cache
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from app.corpus.hangul import CHOSEONG, decompose, is_syllable
+from app.corpus.hangul import CHOSEONG, decompose, has_final, initial_range, is_syllable
 
 __all__ = [
     "Vocabulary",
     "distance",
     "is_initials",
-    "jamo",
-    "max_distance",
+        "max_distance",
     "prefix_pattern",
 ]
 
-_BASE = 0xAC00
 #: Words whose corrections each vocabulary remembers: far more than the distinct typos players
 #: make, and about 2.5 MiB at most when hostile queries fill it with 200-character words.
 CORRECTIONS_CACHE = 4096
@@ -39,14 +37,9 @@ CORRECTIONS_CACHE = 4096
 _INITIAL_SET = frozenset(CHOSEONG)
 
 
-def jamo(text: str) -> str:
-    """`text` with every Hangul syllable spelled out as jamo (`틈새` → ㅌㅡㅁㅅㅐ)."""
-    return decompose(text)
-
-
 def distance(a: str, b: str) -> int:
     """Levenshtein distance between the jamo spellings of `a` and `b`."""
-    return int(Levenshtein.distance(jamo(a), jamo(b)))
+    return int(Levenshtein.distance(decompose(a), decompose(b)))
 
 
 def max_distance(word: str) -> int:
@@ -79,9 +72,9 @@ def prefix_pattern(text: str) -> re.Pattern[str] | None:
     parts: list[str] = []
     for position, char in enumerate(chars):
         if char in _INITIAL_SET:
-            start = _BASE + CHOSEONG.index(char) * 588
-            parts.append(f"[{chr(start)}-{chr(start + 587)}]")
-        elif position == len(chars) - 1 and (ord(char) - _BASE) % 28 == 0:
+            first, last = initial_range(char)
+            parts.append(f"[{first}-{last}]")
+        elif position == len(chars) - 1 and not has_final(char):
             parts.append(f"[{char}-{chr(ord(char) + 27)}]")
         else:
             parts.append(re.escape(char))
@@ -108,7 +101,7 @@ class Vocabulary:
         self._freq: dict[str, int] = dict(zip(terms, freqs, strict=True))
         wanted = None if targets is None else frozenset(targets)
         self.terms: tuple[str, ...] = tuple(t for t in terms if wanted is None or t in wanted)
-        self._jamo: tuple[str, ...] = tuple(jamo(t) for t in self.terms)
+        self._jamo: tuple[str, ...] = tuple(decompose(t) for t in self.terms)
         self._longest = max((len(t) for t in self.terms), default=0)
         # Per instance, so a rebuilt index never sees the old vocabulary's answers; lru_cache
         # is thread-safe (at worst two threads compute the same word once each).
@@ -136,7 +129,7 @@ class Vocabulary:
         allowed = max_distance(word)
         if allowed == 0 or not self.terms:
             return ()
-        query = jamo(word)
+        query = decompose(word)
         found = process.extract(
             query, self._jamo, scorer=Levenshtein.distance, score_cutoff=allowed,
             limit=32,

@@ -1,4 +1,4 @@
-"""From the player's text to a query plan and a Whoosh query object.
+"""From the player's text to a query plan and the (field, term, boost) lookups BM25 sums.
 
 User text never reaches Whoosh's query parser: it is cut to `MAX_QUERY` characters, cleaned
 (lone surrogates, control characters), split by `analysis.words` and turned into plain

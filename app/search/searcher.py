@@ -17,7 +17,8 @@ Every query runs under a `Budget` (`budget.py`): words analysed, typo correction
 lookups and re-ranked candidates are bounded, so a 200-character query of made-up words costs
 little more than a short one.
 
-One Whoosh searcher per thread (shared searchers corrupt results under load, NOTES); the index
+One Whoosh searcher per thread (a shared one corrupts results under load: measured, see
+tests/test_search_concurrency.py); the index
 itself is held in memory, so searchers open in microseconds and never touch the disk.
 """
 

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
+from app.corpus.hangul import decompose
 from app.corpus.models import Entry
 from app.search import analysis
 from app.search.documents import Document
-from app.search.fuzzy import jamo, max_distance, prefix_pattern
+from app.search.fuzzy import max_distance, prefix_pattern
 
 __all__ = ["TitleMatch", "TitleTable"]
 
@@ -61,7 +62,7 @@ class TitleTable:
         for position, row in enumerate(rows):
             for part in (*row.parts, row.alias) if row.alias else row.parts:
                 self._part_rows.append(position)
-                parts_jamo.append(jamo(part))
+                parts_jamo.append(decompose(part))
         self._parts_jamo = tuple(parts_jamo)
         #: No title part is longer: a longer typed prefix cannot match (nor cost a regex).
         self._longest = max((len(p) for row in rows for p in row.parts), default=0)
@@ -142,7 +143,7 @@ class TitleTable:
         allowed = max_distance(text) + extra
         if allowed <= 0 or len(text) < 2:
             return []
-        found = process.extract(jamo(text), self._parts_jamo, scorer=Levenshtein.distance,
+        found = process.extract(decompose(text), self._parts_jamo, scorer=Levenshtein.distance,
                                 score_cutoff=allowed, limit=20)
         best: dict[str, int] = {}
         for _, score, index in found:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from jinja2 import Environment
+
 from app.corpus.hangul import choseong
 from app.corpus.models import Corpus
 from app.corpus.normalize import compact
@@ -61,13 +63,14 @@ def manifest(urls: Urls) -> dict[str, Any]:
     }
 
 
-def service_worker(corpus: Corpus, urls: Urls, code_version: str) -> str:
+def service_worker(corpus: Corpus, urls: Urls, code_version: str,
+                   env: Environment | None = None) -> str:
     """The service worker script. It names the data and code version, so new data (or new
     code) changes its bytes, the browser installs it, and the old caches are dropped."""
     shell = [urls.home(), urls.api("titles"), urls.offline(), urls.timing(),
              *(urls.static(name) for name in SHELL_ASSETS)]
     pages = [*(urls.source(s.id) for s in corpus.sources), *(urls.entry(e.id) for e in corpus)]
-    env = make_environment(urls)
+    env = env or make_environment(urls)  # the app passes its own, built once at start
     return env.get_template("sw.js").render(
         version=f"{corpus.version}-{code_version}", shell=shell, pages=pages,
         offline=urls.offline(), search=urls.search(), api=urls.api(""), static=urls.static(""),

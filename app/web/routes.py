@@ -251,7 +251,8 @@ def manifest(request: Request) -> Response:
 def service_worker(request: Request) -> Response:
     """The service worker: its text names the data and code version, so new data updates it."""
     lib = _library(request)
-    script = offline.service_worker(lib.corpus, _urls(request), request.app.state.code_version)
+    script = offline.service_worker(lib.corpus, _urls(request), request.app.state.code_version,
+                                    request.app.state.templates)
     return Response(script, media_type="text/javascript",
                     headers={"cache-control": "no-cache", "service-worker-allowed": _urls(
                         request).home()})

@@ -8,22 +8,19 @@ from app.corpus.models import Corpus
 from app.corpus.normalize import compact
 from app.errors import AppError
 from app.search import Hit, SearchIndex
+from app.search.query import clean
 from app.search.searcher import Results
 from app.urls import Urls
 from app.web.context import JSON, entry_points
 
-#: Queries are cut to this many characters before searching: enough for any rule name.
-MAX_QUERY = 200
 PAGE_SIZE = 10
 MAX_PAGE = 100
 
 
 def clean_query(query: str) -> str:
-    """The query as searched: no control characters or lone surrogates, at most MAX_QUERY."""
-    kept = "".join(
-        " " if (ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) <= 0xDFFF) else c for c in query
-    )
-    return " ".join(kept.split())[:MAX_QUERY]
+    """The query as searched and shown: the search's own cleaning (`query.clean`: no control
+    or format characters, lone surrogates, at most `MAX_QUERY`) with spacing collapsed."""
+    return " ".join(clean(query).split())
 
 
 def check_filters(corpus: Corpus, game: str, source: str) -> None:

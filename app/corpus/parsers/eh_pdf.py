@@ -197,13 +197,7 @@ def _feed(builder: Builder, lines: Sequence[_Line], standalone: set[str]) -> Non
         text = lines[i].text
         i += 1
         related = _RELATED.search(text)
-        if related and related.start() > 0:
-            # The PDF interleaved a related-topics box into a sentence (`대표 조사 관련된
-            # 주제: 고대의 존재, 승리/패배 자부터 시작해서`): drop the box text, keep the
-            # sentence (the box's last name is the first word after the last comma).
-            tail = text[related.end():].rsplit(",", 1)[-1].strip().split(" ", 1)
-            text = text[: related.start()].rstrip() + (tail[1] if len(tail) > 1 else "")
-        elif related:
+        if related and related.start() == 0:
             names = text[related.end():]
             while names.rstrip().endswith(",") and i < len(lines):
                 names += " " + lines[i].text
