@@ -135,3 +135,30 @@ def fresh_page(browser: Browser) -> Iterator[Page]:
     page = context.new_page()
     yield page
     context.close()
+
+
+@pytest.fixture()
+def phone(browser: Browser) -> Iterator[Page]:
+    """A page on a 360×800 phone screen, in its own context (no service worker)."""
+    context = new_context(browser, viewport={"width": 360, "height": 800})
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+#: Resolves "ready" once a service worker controls the page (or "late" after 45 s).
+WAIT_FOR_WORKER = """() => {
+    const late = new Promise((resolve) => setTimeout(() => resolve("late"), 45000));
+    return Promise.race([navigator.serviceWorker.ready.then(() => "ready"), late]);
+}"""
+
+
+@pytest.fixture()
+def saved_page(browser: Browser, base: str) -> Iterator[Page]:
+    """A page whose service worker has saved the reference after one visit to the home page."""
+    context = browser.new_context(locale="ko-KR", service_workers="allow", base_url=base)
+    page = context.new_page()
+    page.goto("/")
+    assert page.evaluate(WAIT_FOR_WORKER) == "ready"
+    yield page
+    context.close()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 
 from tests.browser.conftest import new_context
 
@@ -19,62 +19,44 @@ _FIRST_LINE = """() => {
 
 
 @pytest.mark.parametrize("owned", [None, "-tcu.tde"], ids=["all-owned", "not-owned"])
-def test_the_first_line_of_the_rule_is_in_the_top_40_percent(browser: Browser, base: str,
+def test_the_first_line_of_the_rule_is_in_the_top_40_percent(phone: Page, base: str,
                                                              owned: str | None) -> None:
-    context = new_context(browser, viewport={"width": 360, "height": 800})
     if owned:
-        context.add_cookies([{"name": "owned", "value": owned, "url": base}])
-    page = context.new_page()
-    try:
-        for path in SAMPLE:
-            page.goto(base + path)
-            top = page.evaluate(_FIRST_LINE)
-            assert top is not None and top <= 0.4 * 800, (path, top)
-        # What moved below the rule is still on the page.
-        page.goto(base + "/rules/Bonded")
-        assert page.locator(".badge.collection").count() >= 1
-        if owned:
-            assert page.locator(".note-compact").is_visible()
-    finally:
-        context.close()
+        phone.context.add_cookies([{"name": "owned", "value": owned, "url": base}])
+    for path in SAMPLE:
+        phone.goto(base + path)
+        top = phone.evaluate(_FIRST_LINE)
+        assert top is not None and top <= 0.4 * 800, (path, top)
+    # What moved below the rule is still on the page.
+    phone.goto(base + "/rules/Bonded")
+    assert phone.locator(".badge.collection").count() >= 1
+    if owned:
+        assert phone.locator(".note-compact").is_visible()
 
 
 def test_the_jump_bar_is_one_row_and_the_heading_it_jumps_to_stays_visible(
-        browser: Browser, base: str) -> None:
-    context = new_context(browser, viewport={"width": 360, "height": 800})
-    page = context.new_page()
-    try:
-        page.goto(base + "/sources/ahlcg-reference")
-        bar = page.locator(".jumpbar")
-        height = bar.evaluate("b => b.getBoundingClientRect().height")
-        assert height <= 60, height
-        page.locator('.jumpbar a[href="#letter-ㅈ"]').click()
-        heading = page.locator("#letter-ㅈ-h")
-        top = heading.evaluate("h => h.getBoundingClientRect().top")
-        assert top >= height - 1, (top, height)  # not under the pinned bar
-    finally:
-        context.close()
+        phone: Page, base: str) -> None:
+    phone.goto(base + "/sources/ahlcg-reference")
+    height = phone.locator(".jumpbar").evaluate("b => b.getBoundingClientRect().height")
+    assert height <= 60, height
+    phone.locator('.jumpbar a[href="#letter-ㅈ"]').click()
+    top = phone.locator("#letter-ㅈ-h").evaluate("h => h.getBoundingClientRect().top")
+    assert top >= height - 1, (top, height)  # not under the pinned bar
 
 
 def test_section_headings_keep_their_width_and_an_opened_section_is_marked(
-        browser: Browser, base: str) -> None:
-    context = new_context(browser, viewport={"width": 360, "height": 800})
-    page = context.new_page()
-    try:
-        page.goto(base + "/rules/Appendix_II_Timing_and_Gameplay")
-        for heading in page.locator(".subsection-title").all()[:6]:
-            box = heading.bounding_box()
-            assert box is not None and box["width"] >= 200, box
-            lines = heading.evaluate(
-                "h => Math.round(h.getBoundingClientRect().height / "
-                "parseFloat(getComputedStyle(h).lineHeight))")
-            assert lines <= 3, (heading.inner_text(), lines)
-        page.goto(base + "/rules/Skill_Test_Timing#r-Skill_Test_3")
-        outline = page.locator("#r-Skill_Test_3").evaluate(
-            "s => getComputedStyle(s).outlineStyle")
-        assert outline == "solid"
-    finally:
-        context.close()
+        phone: Page, base: str) -> None:
+    phone.goto(base + "/rules/Appendix_II_Timing_and_Gameplay")
+    for heading in phone.locator(".subsection-title").all()[:6]:
+        box = heading.bounding_box()
+        assert box is not None and box["width"] >= 200, box
+        lines = heading.evaluate(
+            "h => Math.round(h.getBoundingClientRect().height / "
+            "parseFloat(getComputedStyle(h).lineHeight))")
+        assert lines <= 3, (heading.inner_text(), lines)
+    phone.goto(base + "/rules/Skill_Test_Timing#r-Skill_Test_3")
+    outline = phone.locator("#r-Skill_Test_3").evaluate("s => getComputedStyle(s).outlineStyle")
+    assert outline == "solid"
 
 
 def test_on_a_desktop_long_entries_show_their_contents_and_timing_uses_the_width(

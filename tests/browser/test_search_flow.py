@@ -114,21 +114,18 @@ def test_search_highlights_are_dim_at_night_and_still_readable(browser: Browser,
 
 
 def test_three_results_fit_the_first_screen_and_filters_apply_and_stick(
-        browser: Browser, base: str) -> None:
-    context = new_context(browser, viewport={"width": 360, "height": 800})
-    page = context.new_page()
-    try:
-        page.goto(base + "/search?q=%EC%A0%81")  # 적: many results
-        tops = page.locator(".result").evaluate_all(
-            "rs => rs.map(r => r.getBoundingClientRect().bottom)")
-        assert sum(1 for bottom in tops if bottom <= 800) >= 3, tops
-        assert not page.locator(".filters button[type=submit]").is_visible()
-        page.locator("#f-game").select_option("eh")
-        page.wait_for_url(re.compile(r".*game=eh.*"))
-        # The choice sticks: the box on another page searches Eldritch Horror too.
-        page.goto(base + "/rules/Attack_of_Opportunity")
-        page.locator("#search-q").fill("단서")
-        page.locator("#search-q").press("Enter")
-        page.wait_for_url(re.compile(r".*game=eh.*"))
-    finally:
-        context.close()
+        phone: Page, base: str) -> None:
+    page = phone
+    page.goto(base + "/search?q=%EC%A0%81")  # 적: many results
+    tops = page.locator(".result").evaluate_all(
+        "rs => rs.map(r => r.getBoundingClientRect().bottom)")
+    assert sum(1 for bottom in tops if bottom <= 800) >= 3, tops
+    assert not page.locator(".filters button[type=submit]").is_visible()
+    page.locator("#f-game").select_option("eh")
+    page.wait_for_url(re.compile(r".*game=eh.*"))
+    # The choice sticks: the box on another page searches Eldritch Horror too.
+    page.goto(base + "/rules/Attack_of_Opportunity")
+    page.locator("#search-q").fill("단서")
+    page.locator("#search-q").press("Enter")
+    page.wait_for_url(re.compile(r".*game=eh.*"))
+

@@ -10,11 +10,6 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.conftest import new_context
 
-WAIT_FOR_WORKER = """() => {
-    const late = new Promise((resolve) => setTimeout(() => resolve("late"), 45000));
-    return Promise.race([navigator.serviceWorker.ready.then(() => "ready"), late]);
-}"""
-
 
 @pytest.fixture()
 def context(browser: Browser, base: str) -> Iterator[BrowserContext]:
@@ -88,55 +83,37 @@ def test_owned_collections_change_the_index(context: BrowserContext) -> None:
     expect(page.locator(".note")).to_contain_text("보유하지 않은 확장의 규칙")
 
 
-def test_offline_after_one_visit_entries_open_and_titles_are_found(
-    browser: Browser, base: str
-) -> None:
-    ctx = browser.new_context(locale="ko-KR", service_workers="allow", base_url=base)
-    try:
-        page = ctx.new_page()
-        page.goto("/")
-        assert page.evaluate(WAIT_FOR_WORKER) == "ready"
-        ctx.set_offline(True)
+def test_offline_after_one_visit_entries_open_and_titles_are_found(saved_page: Page) -> None:
+    page = saved_page
+    page.context.set_offline(True)
+    page.goto("/rules/eh-징조")  # never visited: precached on the first visit
+    expect(page.locator("h1")).to_have_text("징조")
+    expect(page.locator("#offline-banner")).to_be_visible()
 
-        page.goto("/rules/eh-징조")  # never visited: precached on the first visit
-        expect(page.locator("h1")).to_have_text("징조")
-        expect(page.locator("#offline-banner")).to_be_visible()
+    box = page.locator("#search-q")
+    box.press_sequentially("ㅌㅅㄱㄱ")
+    option = page.locator("#search-suggestions [role=option]").first
+    expect(option).to_contain_text("틈새 공격")
+    box.press("ArrowDown")
+    box.press("Enter")
+    page.wait_for_url("**/rules/Attack_of_Opportunity")
+    expect(page.locator("h1")).to_contain_text("틈새 공격")
 
-        box = page.locator("#search-q")
-        box.press_sequentially("ㅌㅅㄱㄱ")
-        option = page.locator("#search-suggestions [role=option]").first
-        expect(option).to_contain_text("틈새 공격")
-        box.press("ArrowDown")
-        box.press("Enter")
-        page.wait_for_url("**/rules/Attack_of_Opportunity")
-        expect(page.locator("h1")).to_contain_text("틈새 공격")
-
-        page.goto("/search?q=" + "징조")  # the offline page answers from titles
-        expect(page.locator("#offline-results a").first).to_have_text("징조")
-        expect(page.locator("#search-q")).to_have_value("징조")  # the box keeps the query
-        page.goto("/go/" + "징조")  # /go/ offline searches the saved titles too
-        expect(page.locator("#offline-query")).to_have_text("징조")
-        expect(page.locator("#offline-results a").first).to_have_text("징조")
-        page.goto("/settings")  # a page that was never saved says so
-        expect(page.locator("#offline-page h1")).to_have_text("저장되지 않은 페이지입니다")
-        expect(page.locator("#offline-search")).to_be_hidden()
-    finally:
-        ctx.close()
+    page.goto("/search?q=" + "징조")  # the offline page answers from titles
+    expect(page.locator("#offline-results a").first).to_have_text("징조")
+    expect(page.locator("#search-q")).to_have_value("징조")  # the box keeps the query
+    page.goto("/go/" + "징조")  # /go/ offline searches the saved titles too
+    expect(page.locator("#offline-query")).to_have_text("징조")
+    expect(page.locator("#offline-results a").first).to_have_text("징조")
+    page.goto("/settings")  # a page that was never saved says so
+    expect(page.locator("#offline-page h1")).to_have_text("저장되지 않은 페이지입니다")
+    expect(page.locator("#offline-search")).to_be_hidden()
 
 
-def test_the_footer_says_when_the_reference_is_saved_for_offline_use(
-    browser: Browser, base: str
-) -> None:
-    ctx = browser.new_context(locale="ko-KR", service_workers="allow", base_url=base)
-    try:
-        page = ctx.new_page()
-        page.goto("/")
-        assert page.evaluate(WAIT_FOR_WORKER) == "ready"
-        expect(page.locator("#saved-note")).to_be_visible(timeout=20000)
-        page.goto("/timing")
-        expect(page.locator("#saved-note")).to_be_visible()
-    finally:
-        ctx.close()
+def test_the_footer_says_when_the_reference_is_saved_for_offline_use(saved_page: Page) -> None:
+    expect(saved_page.locator("#saved-note")).to_be_visible(timeout=20000)
+    saved_page.goto("/timing")
+    expect(saved_page.locator("#saved-note")).to_be_visible()
 
 
 def test_readable_korean_link_lands_on_the_rule(fresh_page: Page, base: str) -> None:
