@@ -19,7 +19,8 @@ from app.search import SearchIndex, analysis, bm25, fuzzy
 from app.search.budget import DEFAULT_BUDGET, Budget
 from app.search.fuzzy import Vocabulary
 from app.search.query import MAX_QUERY, weighted_terms
-from app.search.rank import _GAP, Reranker, _near
+from app.search.rank import Reranker, _near
+from app.search.weights import NEAR_GAP as _GAP
 from bench.hostile_queries import KINDS, generate, generate_kinds
 
 

@@ -16,11 +16,10 @@ from array import array
 from collections.abc import Iterable, Iterator, Set
 from typing import Any
 
+from app.search.weights import FIELD_B, K1
+
 __all__ = ["FieldStats", "score_terms"]
 
-K1 = 1.2
-#: Length normalisation per field: titles and names barely, bodies fully.
-FIELD_B = {"title_w": 0.4, "title_bg": 0.4, "alias": 0.2, "body_w": 0.75, "body_bg": 0.75}
 #: Terms in at least this many documents keep their decoded postings: the set is fixed by the
 #: index, not by queries (here ~700 terms, ~45,000 postings, well under 1 MiB as arrays).
 CACHED_DF = 32

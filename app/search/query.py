@@ -20,6 +20,17 @@ from dataclasses import dataclass
 from app.search import analysis
 from app.search.budget import DEFAULT_BUDGET, Budget
 from app.search.fuzzy import Vocabulary, is_initials
+from app.search.weights import (
+    ALIAS,
+    BODY_BG,
+    BODY_W,
+    CORRECTED,
+    LONG_QUERY,
+    SHORT_STEM,
+    TITLE_BG,
+    TITLE_W,
+    TITLE_WHOLE,
+)
 
 __all__ = ["MAX_QUERY", "Plan", "QueryWord", "clean", "make_plan", "weighted_terms"]
 
@@ -27,17 +38,6 @@ __all__ = ["MAX_QUERY", "Plan", "QueryWord", "clean", "make_plan", "weighted_ter
 MAX_QUERY = 200
 _JAMO_RUN = re.compile(r"[ㄱ-ㅎㅏ-ㅣ]+")
 
-# Boosts per field, multiplied into each term's BM25 score.
-TITLE_W = 6.0
-TITLE_BG = 2.0
-BODY_W = 1.0
-BODY_BG = 0.4
-ALIAS = 8.0
-TITLE_WHOLE = 10.0
-CORRECTED = 0.8
-SHORT_STEM = 0.4
-#: Up to this many content words, a title word keeps its full weight (see `weighted_terms`).
-LONG_QUERY = 3.0
 
 
 @dataclass(frozen=True)

@@ -22,16 +22,12 @@ from dataclasses import dataclass
 from app.search import analysis
 from app.search.documents import Document
 from app.search.query import Plan
+from app.search.weights import AUTHORITY, COORD_FLOOR, NEAR_GAP, PROXIMITY, TITLE_COVERAGE
 
 __all__ = ["Features", "Prepared", "Reranker"]
 
 #: The lowest coordination factor; candidates past the budget's re-ranking depth get just this
 #: (they keep their BM25 order, below the re-scored ones).
-COORD_FLOOR = 0.05
-PROXIMITY = 0.6
-TITLE_COVERAGE = 0.5
-AUTHORITY = 0.1
-_GAP = 4  # characters allowed between adjacent query words (particles, endings)
 
 
 @dataclass(frozen=True)
@@ -135,9 +131,9 @@ def _side(doc: _Doc, form: str) -> str:
 
 
 def _near(text: str, first: tuple[str, ...], then: tuple[str, ...]) -> bool:
-    """Some form of `first` followed within `_GAP` characters (no line break) by one of `then`.
+    """Some form of `first` followed within `NEAR_GAP` characters (no line break) by one of `then`.
 
-    The same test as the regex `(?:first…)[^\\n]{0,_GAP}?(?:then…)`, without compiling one per
+    The same test as the regex `(?:first…)[^\\n]{0,NEAR_GAP}?(?:then…)`, without compiling one per
     word pair and query: every occurrence of every `first` form is tried, overlaps included.
     """
     if not any(b in text for b in then):
@@ -147,10 +143,10 @@ def _near(text: str, first: tuple[str, ...], then: tuple[str, ...]) -> bool:
         at = text.find(a)
         while at != -1:
             end = at + len(a)
-            window = text[end : end + _GAP + longest]
+            window = text[end : end + NEAR_GAP + longest]
             for b in then:
                 gap = window.find(b)
-                if 0 <= gap <= _GAP and "\n" not in window[:gap]:
+                if 0 <= gap <= NEAR_GAP and "\n" not in window[:gap]:
                     return True
             at = text.find(a, at + 1)
     return False

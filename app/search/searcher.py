@@ -41,18 +41,17 @@ from app.search.fuzzy import Vocabulary
 from app.search.index import FIELDS, load_index
 from app.search.loanwords import LoanwordTable
 from app.search.query import Plan, clean, make_plan, weighted_terms
-from app.search.rank import COORD_FLOOR, Reranker
+from app.search.rank import Reranker
 from app.search.rewrite import Rewrite, Rewriter
 from app.search.snippet import flatten, make_snippet, present_terms, squash, term_pattern
 from app.search.titles import EXACT, FUZZY, INITIALS_EXACT, START, TitleTable
+from app.search.weights import COORD_FLOOR, PLACEHOLDER, TIER_STEP, TITLE_ONLY, Tier
 
 __all__ = ["Hit", "Results", "SearchIndex"]
 
 log = logging.getLogger(__name__)
 
 MAX_LIMIT = 100
-_TITLE_ONLY = 0.5  # score of a title-tier match Whoosh did not find, relative to the top score
-_PLACEHOLDER = 0.5
 
 
 @dataclass(frozen=True)
@@ -223,7 +222,7 @@ class SearchIndex:
             tiers = {i: t for i, t in tiers.items() if self._docnums[i] in allowed}
         top = max(scores.values(), default=1.0)
         for entry_id in tiers:
-            scores.setdefault(entry_id, top * _TITLE_ONLY)
+            scores.setdefault(entry_id, top * TITLE_ONLY)
         by_score = sorted(scores, key=lambda i: -scores[i])
         prepared = self._reranker.prepare(plan)
         for position, entry_id in enumerate(by_score):
@@ -234,12 +233,12 @@ class SearchIndex:
         entries = self.corpus.entries
         for entry_id in scores:
             if entries[entry_id].placeholder:
-                scores[entry_id] *= _PLACEHOLDER
+                scores[entry_id] *= PLACEHOLDER
 
         def key(entry_id: str) -> tuple[int, int, float, int]:
-            tier = tiers.get(entry_id, 0)
+            tier = tiers.get(entry_id, Tier.NONE)
             # Title-level matches in several games: the manifest's first game first.
-            game = self._game_rank[entries[entry_id].game] if tier >= 2 else 0
+            game = self._game_rank[entries[entry_id].game] if tier >= Tier.CLOSE else 0
             return (-tier, game, -scores[entry_id], entries[entry_id].order)
 
         order = sorted(scores, key=key)
@@ -247,34 +246,37 @@ class SearchIndex:
         ranked: list[tuple[str, float]] = []
         previous = float("inf")
         for entry_id in order:
-            score = min(scores.get(entry_id, 0.0) + 10.0 * tiers.get(entry_id, 0), previous)
+            score = min(scores.get(entry_id, 0.0) + TIER_STEP * tiers.get(entry_id, Tier.NONE),
+                        previous)
             ranked.append((entry_id, score))
             previous = score
         return ranked
 
-    def _tiers(self, plan: Plan) -> dict[str, int]:
-        tiers: dict[str, int] = {}
+    def _tiers(self, plan: Plan) -> dict[str, Tier]:
+        """Each entry's `Tier` for this query, from title matching alone (see `weights.Tier`)."""
+        tiers: dict[str, Tier] = {}
         keys = {plan.compact, plan.stem_compact, plan.alias} - {""}
         if len(plan.words) == 1:
             keys.update(plan.words[0].variants)
         keys.update(analysis.title_parts(plan.text))
         for entry_id in self.titles.exact_ids(keys):
-            tiers[entry_id] = 3
+            tiers[entry_id] = Tier.NAMES
         for entry_id in self.titles.full.get(analysis.compact_title(plan.text), ()):
-            tiers[entry_id] = 4
+            tiers[entry_id] = Tier.WHOLE
         if plan.initials:
             for match in self.titles.prefix_matches(plan.initials):
-                tier = 2 if match.rank in (EXACT, INITIALS_EXACT) else (
-                    1 if match.rank <= START else 0)
-                tiers[match.id] = max(tiers.get(match.id, 0), tier)
+                tier = Tier.CLOSE if match.rank in (EXACT, INITIALS_EXACT) else (
+                    Tier.STARTS if match.rank <= START else Tier.NONE)
+                tiers[match.id] = max(tiers.get(match.id, Tier.NONE), tier)
         if plan.has_unknown and not tiers:
             typed = plan.stem_compact if not plan.alias else plan.alias
             for match in self.titles.fuzzy_matches(typed):
-                tiers[match.id] = max(tiers.get(match.id, 0), 2 if match.rank == FUZZY + 1
-                                      else 1)
+                # FUZZY + n: a title n edits away.
+                tier = Tier.CLOSE if match.rank == FUZZY + 1 else Tier.STARTS
+                tiers[match.id] = max(tiers.get(match.id, Tier.NONE), tier)
             if plan.compact != plan.stem_compact and not plan.alias:
                 for match in self.titles.fuzzy_matches(plan.compact):
-                    tiers.setdefault(match.id, 1)
+                    tiers.setdefault(match.id, Tier.STARTS)
         return tiers
 
     def _placeholders_below_targets(self, order: list[str],
