@@ -7,14 +7,14 @@ import unicodedata
 
 # Characters that behave as spaces in the data: NBSP (blog transcription), full-width space
 # (centring in rules.json), and the zero-width family that copy-paste from PDFs leaves behind.
-_SPACES = re.compile(r"[\s\u00a0\u3000\u200b\u200c\u200d\ufeff]+")
+SPACES = re.compile(r"[\s\u00a0\u3000\u200b\u200c\u200d\ufeff]+")
 _SLUG_DROP = re.compile(r"[^\w\s-]+")
 
 
 def normalize_text(text: str) -> str:
     """NFC, case-folded, with every run of (Unicode) whitespace collapsed to one space."""
     text = unicodedata.normalize("NFC", text)
-    return _SPACES.sub(" ", text).strip().casefold()
+    return SPACES.sub(" ", text).strip().casefold()
 
 
 def compact(text: str) -> str:
@@ -30,5 +30,5 @@ def slugify(text: str) -> str:
     """
     text = unicodedata.normalize("NFC", text)
     text = _SLUG_DROP.sub(" ", text)
-    text = _SPACES.sub("_", text.strip())
+    text = SPACES.sub("_", text.strip())
     return text.strip("_-") or "section"

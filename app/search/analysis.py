@@ -81,6 +81,12 @@ for _suffix in _SUFFIXES:
 _B_FINAL = 17  # index of ㅂ among the final consonants (hangul.JONGSEONG)
 
 _PLURAL_ES = re.compile(r"(?:ss|sh|ch|x|z)es$")
+# What `title_parts` drops and splits at: numbering (`(1.1)`, `3단계.`), appendix and roman
+# numbering, bracketed asides, and the separators between a title's alternatives.
+_NUMBERING = re.compile(r"^\(?\d+(?:\.\d+)*\)?\s*(?:단계)?\s*[.:]?\s*")
+_APPENDIX = re.compile(r"^(?:부록\s*\d+[.:]|[ivx]+\.)\s*")
+_ASIDE = re.compile(r"\([^)]*\)")
+_ALTERNATIVES = re.compile(r"[,/()]|\bvs\b|과\s|와\s|및|또는")
 
 #: Light words a question or sentence is made of: they weigh little against content words.
 #: Interrogatives, light verbs and nouns with no rule meaning of their own.
@@ -217,10 +223,10 @@ def title_parts(title: str) -> list[str]:
     `조사자당( 조사자당 )` → 조사자당. Numbering and bracketed asides are dropped.
     """
     text = normalize_text(title)
-    text = re.sub(r"^\(?\d+(?:\.\d+)*\)?\s*(?:단계)?\s*[.:]?\s*", "", text)
-    text = re.sub(r"^(?:부록\s*\d+[.:]|[ivx]+\.)\s*", "", text)
-    parts = [text, re.sub(r"\([^)]*\)", " ", text)]
-    for piece in re.split(r"[,/()]|\bvs\b|과\s|와\s|및|또는", parts[1]):
+    text = _NUMBERING.sub("", text)
+    text = _APPENDIX.sub("", text)
+    parts = [text, _ASIDE.sub(" ", text)]
+    for piece in _ALTERNATIVES.split(parts[1]):
         parts.append(piece)
     out: list[str] = []
     for part in parts:
@@ -262,3 +268,25 @@ def unique(items: Iterable[str]) -> Iterator[str]:
 def compact_title(title: str) -> str:
     """The whole title without spaces or punctuation."""
     return "".join(_WORD.findall(compact(title)))
+
+
+def client_tables() -> dict[str, object]:
+    """The analysis rules as data, for the browser engine (`app/search/client_index.py`,
+    `static/engine.js`): the lists and patterns live here only, and the engine reads them.
+
+    Patterns are given as their source text; each is written in the common subset of Python
+    and JavaScript regular expressions.
+    """
+    return {
+        "particles": list(_PARTICLES),
+        "suffixes": list(_SUFFIXES),
+        "light": sorted(_LIGHT),
+        "b_final": _B_FINAL,
+        "word": _WORD.pattern,
+        "camel": _CAMEL.pattern,
+        "plural_es": _PLURAL_ES.pattern,
+        "numbering": _NUMBERING.pattern,
+        "appendix": _APPENDIX.pattern,
+        "aside": _ASIDE.pattern,
+        "alternatives": _ALTERNATIVES.pattern,
+    }

@@ -13,10 +13,11 @@ from html import escape
 
 from app.corpus.hangul import is_syllable
 
-__all__ = ["SNIPPET_CHARS", "make_snippet", "present_terms", "term_pattern"]
+__all__ = ["LEAD_CHARS", "LIST_MARK", "SNIPPET_CHARS", "make_snippet", "present_terms", "term_pattern"]
 
 SNIPPET_CHARS = 160
-_LEAD = 40
+#: Characters of context kept before the first match.
+LEAD_CHARS = 40
 _SPACE = re.compile(r"\s+")
 
 
@@ -55,10 +56,10 @@ def squash(text: str) -> str:
 def flatten(text: str) -> str:
     """`text` with every run of whitespace one space and list markers dropped (a snippet is
     a line of prose, not a list with dashes): what `make_snippet` cuts from."""
-    return _SPACE.sub(" ", _LIST_MARK.sub("", text)).strip()
+    return _SPACE.sub(" ", LIST_MARK.sub("", text)).strip()
 
 
-_LIST_MARK = re.compile(r"^[ \t]*(?:[-•➤*]|\d{1,3}[.)])[ \t]+", re.MULTILINE)
+LIST_MARK = re.compile(r"^[ \t]*(?:[-•➤*]|\d{1,3}[.)])[ \t]+", re.MULTILINE)
 
 
 def term_pattern(terms: list[str]) -> re.Pattern[str] | None:
@@ -84,8 +85,8 @@ def make_snippet(text: str, pattern: re.Pattern[str] | None, *,
     flat = text if flattened else flatten(text)
     first = pattern.search(flat) if pattern is not None else None
     start = 0
-    if first is not None and first.start() > _LEAD:
-        start = first.start() - _LEAD
+    if first is not None and first.start() > LEAD_CHARS:
+        start = first.start() - LEAD_CHARS
         space = flat.find(" ", start, first.start())
         if space != -1:
             start = space + 1

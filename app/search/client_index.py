@@ -1,0 +1,187 @@
+"""The search index the browser downloads: the server's postings and title tables as JSON.
+
+`static/engine.js` answers searches from it offline (and on a static export) the way
+`SearchIndex` does on the server, so everything in it comes from the server's own analysis:
+the tokens are `index.entry_fields` of `documents.documents` (the same documents, translations
+folded into their originals), the title forms are `analysis.title_parts`, the particle and
+ending lists, function words and patterns are `analysis.client_tables()`, the ranking numbers
+are `weights.py`'s, and the synonyms are the games' files. Nothing about Korean is written
+twice: the engine reads these tables instead of carrying its own.
+
+Two files, because the body's postings are larger than the text they come from:
+
+* **`index(corpus, urls)`** (`/search-index.json`, ~80 KB gzip for 789 entries): documents
+  (id, title, game, URL, the suggestion context), title tables, the postings of the title
+  and English-name fields, synonyms, rules and weights. Postings are `term →
+  "d[.tf],d[.tf],…"`: document numbers as base-36 deltas, the term frequency only when above
+  1. This is all that search-as-you-type needs.
+* **`texts(corpus)`** (`/search-texts.json`, ~170 KB gzip): each document's text. The engine
+  derives the body fields' postings from it with the same rules (`body_w`: every variant of
+  every word; `body_bg`: bigrams), and cuts snippets and the re-rank's coordination and
+  proximity from it. Shipped as postings instead, the body fields alone were 308 KB gzip
+  (measured: body_w 114 KB, body_bg 194 KB), nearly twice the text; `tests/test_client_parity.py`
+  checks that the engine's derived postings are exactly `index.entry_fields`'s.
+
+Both carry `version` (the data's content hash) and `analysis` (`index.ANALYSIS_VERSION`):
+the engine refuses to pair a texts file with an index of another version.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from app.corpus.hangul import CHOSEONG, JONGSEONG, JUNGSEONG
+from app.corpus.models import Corpus
+from app.corpus.normalize import SPACES
+from app.search import analysis, weights
+from app.search.documents import Document, documents
+from app.search.index import ANALYSIS_VERSION, FIELDS, entry_fields
+from app.search.query import MAX_QUERY
+from app.search.snippet import LEAD_CHARS, LIST_MARK, SNIPPET_CHARS
+from app.urls import Urls
+
+__all__ = ["DERIVED", "FORMAT", "SHIPPED", "decode_postings", "encode_postings", "index",
+           "texts"]
+
+#: Bump when the layout of the files changes (the engine checks it).
+FORMAT = 1
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+#: Fields shipped as postings; the body fields are derived from the texts by the engine.
+SHIPPED = ("title_w", "title_bg", "alias")
+#: Fields the engine derives from `texts`.
+DERIVED = tuple(f for f in FIELDS if f not in SHIPPED)
+
+
+def _base36(number: int) -> str:
+    if number == 0:
+        return "0"
+    out: list[str] = []
+    while number:
+        number, digit = divmod(number, 36)
+        out.append(_DIGITS[digit])
+    return "".join(reversed(out))
+
+
+def encode_postings(postings: dict[int, int]) -> str:
+    """`{docnum: tf}` as `"delta[.tf],…"`: base-36 gaps between ascending document numbers
+    (the first counted from -1, so every gap is at least 1), `.tf` only when tf > 1."""
+    out: list[str] = []
+    previous = -1
+    for docnum in sorted(postings):
+        tf = postings[docnum]
+        out.append(_base36(docnum - previous) + (f".{_base36(tf)}" if tf > 1 else ""))
+        previous = docnum
+    return ",".join(out)
+
+
+def decode_postings(encoded: str) -> dict[int, int]:
+    """The inverse of `encode_postings` (the engine does the same in JavaScript)."""
+    found: dict[int, int] = {}
+    docnum = -1
+    for item in filter(None, encoded.split(",")):
+        gap, _, tf = item.partition(".")
+        docnum += int(gap, 36)
+        found[docnum] = int(tf, 36) if tf else 1
+    return found
+
+
+def _context(corpus: Corpus, doc: Document) -> str:
+    """Where an entry sits, as the suggestions list shows it: `아컴 · 부모 제목`."""
+    entry = doc.entry
+    source = corpus.source(entry.source)
+    where = (corpus.entries[entry.parent].title if entry.parent
+             else (source.spec.title if source else ""))
+    return corpus.game(entry.game).short + " · " + where
+
+
+def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
+    """The client index of `corpus` (see the module's docstring), JSON-ready."""
+    docs = documents(corpus)
+    number = {doc.id: n for n, doc in enumerate(docs)}
+    games = [g.id for g in corpus.games]
+    postings: dict[str, dict[str, Counter[int]]] = {f: {} for f in SHIPPED}
+    lengths: dict[str, list[int]] = {f: [] for f in SHIPPED}
+    for n, doc in enumerate(docs):
+        fields = entry_fields(doc)
+        for field in SHIPPED:
+            tokens = fields[field].split()
+            lengths[field].append(len(tokens))
+            table = postings[field]
+            for token in tokens:
+                table.setdefault(token, Counter())[n] += 1
+    placeholders: dict[str, int] = {}
+    for doc in docs:
+        targets = doc.entry.links_to
+        if doc.entry.placeholder and targets and targets[0] in number:
+            placeholders[str(number[doc.id])] = number[targets[0]]
+    titles = [analysis.title_parts(doc.entry.title) for doc in docs]
+    return {
+        "format": FORMAT,
+        "version": corpus.version,
+        "analysis": ANALYSIS_VERSION,
+        "games": [{"id": g.id, "name": g.name, "short": g.short} for g in corpus.games],
+        "docs": {
+            "id": [doc.id for doc in docs],
+            "title": [doc.entry.title for doc in docs],
+            "url": [urls.entry(doc.id) for doc in docs],
+            "game": [games.index(doc.entry.game) for doc in docs],
+            "context": [_context(corpus, doc) for doc in docs],
+            "order": [doc.entry.order for doc in docs],
+            "depth": [doc.entry.depth for doc in docs],
+            "backlinks": [len(doc.entry.linked_from) for doc in docs],
+            "placeholder": [int(doc.entry.placeholder) for doc in docs],
+            #: A "see X" pointer's docnum → X's docnum.
+            "see": placeholders,
+        },
+        "titles": {
+            "parts": titles,
+            "full": [analysis.compact_title(doc.entry.title) for doc in docs],
+            "alias": [analysis.alias_key(doc.english) if analysis.alias_terms(doc.english)
+                      else "" for doc in docs],
+            "alias_words": [analysis.alias_terms(doc.english) for doc in docs],
+            # The re-rank's title words: each content word of the title as its variants.
+            "words": [[list(analysis.variants(w)) for w in analysis.words(doc.entry.title)
+                       if not w.isdigit() and not analysis.is_function_word(w)]
+                      for doc in docs],
+        },
+        "lengths": lengths,
+        "postings": {field: {term: encode_postings(found)
+                             for term, found in sorted(table.items())}
+                     for field, table in postings.items()},
+        "synonyms": {g.id: {k: list(v) for k, v in g.synonyms.items()} for g in corpus.games},
+        "rules": {
+            **analysis.client_tables(),
+            "choseong": CHOSEONG,
+            "jungseong": JUNGSEONG,
+            "jongseong": list(JONGSEONG),
+            "spaces": SPACES.pattern,
+            "list_mark": LIST_MARK.pattern,
+            "max_query": MAX_QUERY,
+            "snippet_chars": SNIPPET_CHARS,
+            "lead_chars": LEAD_CHARS,
+        },
+        "weights": _weights(),
+    }
+
+
+def _weights() -> dict[str, Any]:
+    """Every ranking number of `weights.py` the engine uses, by its Python name."""
+    names = ("K1", "FIELD_B", "TITLE_W", "TITLE_BG", "BODY_W", "BODY_BG", "ALIAS",
+             "TITLE_WHOLE", "CORRECTED", "SHORT_STEM", "LONG_QUERY", "COORD_FLOOR",
+             "PROXIMITY", "TITLE_COVERAGE", "AUTHORITY", "NEAR_GAP", "TITLE_ONLY",
+             "PLACEHOLDER", "TIER_STEP")
+    found: dict[str, Any] = {name: getattr(weights, name) for name in names}
+    found["TIER"] = {tier.name: int(tier) for tier in weights.Tier}
+    return found
+
+
+def texts(corpus: Corpus) -> dict[str, Any]:
+    """Each document's text (`Document.text`: the entry's, then its translations'), in
+    docnum order: what the server indexes, ranks and quotes."""
+    return {
+        "format": FORMAT,
+        "version": corpus.version,
+        "analysis": ANALYSIS_VERSION,
+        "texts": [doc.text for doc in documents(corpus)],
+    }
