@@ -63,6 +63,10 @@ class Urls:
     def offline(self) -> str:
         return self.path("/offline")
 
+    def search_index(self, part: str = "index") -> str:
+        """The browser engine's files: `index` (titles, postings, rules) or `texts`."""
+        return self.path(f"/search-{part}.json")
+
     def manifest(self) -> str:
         return self.path("/manifest.webmanifest")
 

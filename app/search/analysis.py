@@ -71,7 +71,9 @@ _ENDINGS = (
     "나", "을지", "는가", "은가", "죠", "지요", "요", "는데", "은데", "인데",
 )
 _PARTICLE_SET = frozenset(_PARTICLES)
-_SUFFIXES = tuple(sorted(set(_PARTICLES + _ENDINGS), key=len, reverse=True))
+# Longest first, then in the lists' order: a set here made the order of equal-length suffixes,
+# and so the order of `variants`, depend on the process's string hash seed.
+_SUFFIXES = tuple(sorted(dict.fromkeys(_PARTICLES + _ENDINGS), key=len, reverse=True))
 _SUFFIX_SET = frozenset(_SUFFIXES)
 _BY_LAST: dict[str, tuple[str, ...]] = {}
 for _suffix in _SUFFIXES:

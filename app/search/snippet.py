@@ -13,7 +13,8 @@ from html import escape
 
 from app.corpus.hangul import is_syllable
 
-__all__ = ["LEAD_CHARS", "LIST_MARK", "SNIPPET_CHARS", "make_snippet", "present_terms", "term_pattern"]
+__all__ = ["LEAD_CHARS", "LIST_MARK", "SNIPPET_CHARS", "make_snippet", "present_terms",
+           "term_pattern"]
 
 SNIPPET_CHARS = 160
 #: Characters of context kept before the first match.

@@ -17,6 +17,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.corpus.collections import format_owned
 from app.errors import AppError
+from app.search import client_index
 from app.urls import Urls
 from app.web import api_docs, context, crawlers, offline, search_context
 from app.web.body import read_form_body, same_origin
@@ -239,6 +240,17 @@ def api_titles(request: Request) -> Response:
     return SafeJSONResponse(offline.titles(_library(request).corpus, _urls(request)))
 
 
+def client_search(request: Request, part: str) -> Response:
+    """`/search-index.json` and `/search-texts.json`: what the browser engine searches offline
+    and on a static export (`app/search/client_index.py`)."""
+    lib = _library(request)
+    if part == "index":
+        return SafeJSONResponse(client_index.index(lib.corpus, _urls(request)))
+    if part == "texts":
+        return SafeJSONResponse(client_index.texts(lib.corpus))
+    raise AppError(404, "파일을 찾을 수 없습니다.")
+
+
 # --- Offline app: manifest and service worker -----------------------------------------------
 
 def manifest(request: Request) -> Response:
@@ -341,6 +353,7 @@ ROUTES: tuple[Route, ...] = (
           cache=Cache((*_SEARCH, "limit", "offset"), owned=True), expensive=True),
     Route("/api/suggest", api_suggest, GET, api=True, cache=Cache(("q",)), expensive=True),
     Route("/api/titles", api_titles, GET, api=True, cache=_PAGE),
+    Route("/search-{part}.json", client_search, GET, cache=_PAGE),
     Route("/manifest.webmanifest", manifest, GET),
     Route("/sw.js", service_worker, GET),
     Route("/static/{name:path}", static_file, GET),

@@ -1,0 +1,47 @@
+"""Run the browser engine (static/engine.js) in Node from the Python tests.
+
+One `node` process per call, fed one JSON request (see tests/node/engine_cli.js); the index
+and texts are written to files first, as the browser would download them.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import ROOT
+
+CLI = ROOT / "tests" / "node" / "engine_cli.js"
+
+
+def node() -> str:
+    """The `node` executable, or skip (the README's test command must work with Python
+    alone; `.ci/run` installs Node)."""
+    found = shutil.which("node")
+    if found is None:
+        pytest.skip("`node` is not on PATH: install Node.js to test the browser engine")
+    return found
+
+
+def run(request: dict[str, Any], timeout: float = 120) -> dict[str, Any]:
+    """The engine CLI's answer to `request`."""
+    done = subprocess.run([node(), str(CLI)], input=json.dumps(request, ensure_ascii=False),
+                          capture_output=True, text=True, encoding="utf-8", timeout=timeout,
+                          check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    answer: dict[str, Any] = json.loads(done.stdout)
+    return answer
+
+
+def write_files(folder: Path, index: dict[str, Any], texts: dict[str, Any]) -> dict[str, str]:
+    """The two files written under `folder`; their paths as the CLI's request fields."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = {"index": folder / "search-index.json", "texts": folder / "search-texts.json"}
+    paths["index"].write_text(json.dumps(index, ensure_ascii=False), encoding="utf-8")
+    paths["texts"].write_text(json.dumps(texts, ensure_ascii=False), encoding="utf-8")
+    return {k: str(v) for k, v in paths.items()}
