@@ -500,7 +500,8 @@
   E.hit = function (d, score, plan) {
     var docs = this.docs, game = this.index.games[docs.game[d]];
     return { id: docs.id[d], title: docs.title[d], url: docs.url[d], game: game.id,
-      game_name: game.name, context: docs.context[d], score: Math.round(score * 1e4) / 1e4,
+      game_name: game.name, game_short: game.short, where: docs.where[d],
+      context: game.short + " · " + docs.where[d], score: Math.round(score * 1e4) / 1e4,
       snippet: plan && this.texts ? this.snippet(d, plan) : "" };
   };
 

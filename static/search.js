@@ -6,8 +6,8 @@
   var INITIALS = "ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ";
   var titles = null;
 
-  // Offline, suggestions come from the title list the service worker keeps: titles and
-  // initial consonants (초성), including mixed input while typing (틈ㅅ).
+  // The fallback when the engine is not saved: the title list the service worker keeps,
+  // titles and initial consonants (초성), including mixed input while typing (틈ㅅ).
   function pattern(query) {
     var source = "";
     for (var i = 0; i < query.length; i++) {
@@ -48,17 +48,74 @@
     });
   }
 
+  // The browser engine (static/analysis.js + static/engine.js), loaded on demand from the
+  // URLs in `el`'s data attributes: offline searches and suggestions, and a static export's
+  // search page, are answered by it from the client index (and, for searches, the texts).
+  var scripts = null;
+  function loadScripts(list) {
+    if (window.RulesEngine) return Promise.resolve();
+    if (!scripts) {
+      scripts = (list || "").split(/\s+/).filter(Boolean).reduce(function (previous, src) {
+        return previous.then(function () {
+          return new Promise(function (resolve, reject) {
+            var script = document.createElement("script");
+            script.src = src;
+            script.onload = resolve;
+            script.onerror = reject;
+            document.head.appendChild(script);
+          });
+        });
+      }, Promise.resolve());
+      scripts.catch(function () { scripts = null; });
+    }
+    return scripts;
+  }
+  function loadEngine(el, withTexts) {
+    return loadScripts(el.getAttribute("data-scripts")).then(function () {
+      if (!window.RulesEngine) throw new Error("no engine");
+      return window.RulesEngine.load(el.getAttribute("data-index"),
+        withTexts ? el.getAttribute("data-texts") : null);
+    });
+  }
+
+  function element(tag, className, text) {
+    var el = document.createElement(tag);
+    if (className) el.className = className;
+    if (text) el.textContent = text;
+    return el;
+  }
+
+  // One result as the search page shows it: title, game, where it sits and a snippet.
+  function resultItem(hit) {
+    var li = element("li", "result");
+    var h2 = element("h2");
+    var a = element("a", "", hit.title);
+    a.href = hit.url;
+    h2.appendChild(a);
+    li.appendChild(h2);
+    var meta = element("p", "result-meta");
+    var badge = element("span", "badge game game-" + hit.game, hit.game_short);
+    badge.title = hit.game_name;
+    meta.appendChild(badge);
+    meta.appendChild(element("span", "crumbs", hit.where));
+    li.appendChild(meta);
+    var snippet = element("p", "snippet");
+    snippet.innerHTML = hit.snippet;  // the engine escapes the text; only <mark> is markup
+    li.appendChild(snippet);
+    return li;
+  }
+
   var results = document.getElementById("offline-results");
   if (results) {
-    // The offline page: answer the search (?q=) or /go/… it stands in for, from titles only;
-    // any other page it stands in for was simply not saved.
+    // The offline page: answer the search (?q=) or /go/… it stands in for with the browser
+    // engine; any other page it stands in for was simply not saved.
     var go = results.getAttribute("data-go") || "/go/";
     var path = window.location.pathname;
     var query = new URLSearchParams(window.location.search).get("q") || "";
     if (path.indexOf(go) === 0) {
       try { query = decodeURIComponent(path.slice(go.length)).replace(/_/g, " "); }
       catch (e) { query = path.slice(go.length); }
-    } else if (!query) {
+    } else if (!query && path !== results.getAttribute("data-self")) {
       document.getElementById("offline-search").hidden = true;
       document.getElementById("offline-page").hidden = false;
     }
@@ -66,20 +123,37 @@
     if (heading) heading.textContent = query;
     var box = document.getElementById("search-q");
     if (box && query) box.value = query;
-    loadTitles(results.getAttribute("data-titles")).then(function () {
-      var matches = offlineMatches(query, 50);
-      results.textContent = "";
-      matches.forEach(function (m) {
-        var li = document.createElement("li");
-        var a = document.createElement("a");
-        a.href = m.url;
-        a.textContent = m.title;
-        li.appendChild(a);
-        results.appendChild(li);
+    var none = document.getElementById("offline-none");
+    var note = document.getElementById("offline-note");
+    if (query) {
+      loadEngine(results, true).then(function (engine) {
+        var found = engine.search(query, { limit: 20 });
+        results.textContent = "";
+        found.hits.forEach(function (hit) { results.appendChild(resultItem(hit)); });
+        if (note) {
+          note.textContent = "저장된 사본에서 찾은 결과입니다." +
+            (found.corrected ? " 고쳐 찾은 말: ‘" + found.corrected + "’" : "");
+          note.hidden = !found.hits.length;
+        }
+        if (none) none.hidden = found.hits.length > 0;
+        results.setAttribute("data-ready", "engine");
+      }).catch(function () {
+        // No engine or index saved (a worker from before it existed): titles only.
+        loadTitles(results.getAttribute("data-titles")).then(function () {
+          var matches = offlineMatches(query, 50);
+          results.textContent = "";
+          matches.forEach(function (m) {
+            var li = element("li");
+            var a = element("a", "", m.title);
+            a.href = m.url;
+            li.appendChild(a);
+            results.appendChild(li);
+          });
+          if (none) none.hidden = matches.length > 0;
+          results.setAttribute("data-ready", "titles");
+        }).catch(function () { /* nothing cached yet */ });
       });
-      var none = document.getElementById("offline-none");
-      if (none) none.hidden = matches.length > 0 || !query;
-    }).catch(function () { /* nothing cached yet */ });
+    }
   }
 
   var form = document.querySelector("form.search-form[data-suggest]");
@@ -87,6 +161,15 @@
   var input = form.querySelector("input[name=q]");
   var endpoint = form.getAttribute("data-suggest");
   var titlesUrl = form.getAttribute("data-titles");
+  function offlineSuggestions(query) {
+    // Offline: the engine's title matching (초성, particles, typos); the title list if the
+    // engine was never saved.
+    return loadEngine(form, false).then(function (engine) {
+      return engine.suggest(query, 8);
+    }).catch(function () {
+      return loadTitles(titlesUrl).then(function () { return offlineMatches(query, 8); });
+    });
+  }
   var list = document.createElement("ul");
   var items = [];
   var active = -1;
@@ -172,12 +255,9 @@
       })
       .catch(function (error) {
         if (error && error.name === "AbortError") return;
-        // Offline: match titles from the cached list instead.
-        loadTitles(titlesUrl).then(function () {
-          if (input.value.trim() === query) {
-            render({ suggestions: offlineMatches(query, 8) });
-          }
-        }).catch(function () { /* no list cached either: the form still works */ });
+        offlineSuggestions(query).then(function (suggestions) {
+          if (input.value.trim() === query) render({ suggestions: suggestions });
+        }).catch(function () { /* nothing cached: the form still works */ });
       });
   }
 

@@ -11,7 +11,7 @@ twice: the engine reads these tables instead of carrying its own.
 Two files, because the body's postings are larger than the text they come from:
 
 * **`index(corpus, urls)`** (`/search-index.json`, ~80 KB gzip for 789 entries): documents
-  (id, title, game, URL, the suggestion context), title tables, the postings of the title
+  (id, title, game, URL, where it sits), title tables, the postings of the title
   and English-name fields, synonyms, rules and weights. Postings are `term →
   "d[.tf],d[.tf],…"`: document numbers as base-36 deltas, the term frequency only when above
   1. This is all that search-as-you-type needs.
@@ -86,13 +86,13 @@ def decode_postings(encoded: str) -> dict[int, int]:
     return found
 
 
-def _context(corpus: Corpus, doc: Document) -> str:
-    """Where an entry sits, as the suggestions list shows it: `아컴 · 부모 제목`."""
+def _where(corpus: Corpus, doc: Document) -> str:
+    """Where an entry sits: its parent's title, or its source's for a top-level entry (the
+    engine shows `game short name · where`, as `offline.titles` does)."""
     entry = doc.entry
     source = corpus.source(entry.source)
-    where = (corpus.entries[entry.parent].title if entry.parent
-             else (source.spec.title if source else ""))
-    return corpus.game(entry.game).short + " · " + where
+    return (corpus.entries[entry.parent].title if entry.parent
+            else (source.spec.title if source else ""))
 
 
 def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
@@ -126,7 +126,7 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
             "title": [doc.entry.title for doc in docs],
             "url": [urls.entry(doc.id) for doc in docs],
             "game": [games.index(doc.entry.game) for doc in docs],
-            "context": [_context(corpus, doc) for doc in docs],
+            "where": [_where(corpus, doc) for doc in docs],
             "order": [doc.entry.order for doc in docs],
             "depth": [doc.entry.depth for doc in docs],
             "backlinks": [len(doc.entry.linked_from) for doc in docs],
