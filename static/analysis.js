@@ -24,11 +24,14 @@
   }
   function isLatin(w) { return /^[A-Za-z]+$/.test(w); }
   function unique(items) {
-    var seen = {}, out = [];
+    var seen = dict(), out = [];
     items.forEach(function (x) { if (!has(seen, x)) { seen[x] = 1; out.push(x); } });
     return out;
   }
-  function set(items) { var s = {}; items.forEach(function (x) { s[x] = 1; }); return s; }
+  // Maps keyed by words use no prototype: an English word such as "constructor" or
+  // "__proto__" in the data or a query must stay an ordinary key.
+  function dict() { return Object.create(null); }
+  function set(items) { var s = dict(); items.forEach(function (x) { s[x] = 1; }); return s; }
   function shortest(forms) {
     return forms.reduce(function (a, b) { return b.length < a.length ? b : a; });
   }
@@ -48,7 +51,7 @@
     this.particles = set(rules.particles);
     this.suffixSet = set(rules.suffixes);
     this.light = set(rules.light);
-    this.byLast = {};
+    this.byLast = dict();
     rules.suffixes.forEach(function (s) {
       var last = s.charAt(s.length - 1);
       (self.byLast[last] = self.byLast[last] || []).push(s);
@@ -111,6 +114,17 @@
       frontier = next;
     }
     return found;
+  };
+  /* `variants` remembered per word, for deriving the body postings from the corpus (whose
+   * words repeat): bounded by the corpus's vocabulary. Queries use `variants` itself. */
+  A.memoised = function () {
+    var self = this, memo = new Map(), copy = Object.create(this);
+    copy.variants = function (w) {
+      var found = memo.get(w);
+      if (!found) { found = self.variants(w); memo.set(w, found); }
+      return found;
+    };
+    return copy;
   };
   A.looseStems = function (w) {
     return (this.byLast[w.charAt(w.length - 1)] || []).filter(function (s) {
@@ -245,7 +259,7 @@
       .sort();
     this.jamo = this.terms.map(function (t) { return an.decompose(t); });
     this.longest = this.terms.reduce(function (m, t) { return Math.max(m, t.length); }, 0);
-    this.memo = {};
+    this.memo = dict();
   }
   Vocabulary.prototype.knows = function (t) { return has(this.freq, t); };
   Vocabulary.prototype.corrections = function (word, limit) {
@@ -288,6 +302,6 @@
     consts: { EXACT: EXACT, INITIALS_EXACT: INITIALS_EXACT, START: START,
       PART_START: PART_START, INSIDE: INSIDE, FUZZY: FUZZY },
     helpers: { has: has, isHangul: isHangul, isLatin: isLatin, isSyllable: isSyllable,
-      unique: unique, set: set, shortest: shortest }
+      unique: unique, set: set, dict: dict, shortest: shortest }
   };
 });

@@ -20,7 +20,7 @@ THEME_COLOUR = "#1d5c3f"
 BACKGROUND = "#fbfaf7"
 #: Static files the pages use (the rest of static/ is fetched only on demand).
 SHELL_ASSETS = ("style.css", "search.js", "app.js", "theme.js", "app-icon.svg", "icon-192.png",
-                "analysis.js", "engine.js")
+                "analysis.js", "matching.js", "engine.js")
 
 
 def titles(corpus: Corpus, urls: Urls) -> dict[str, Any]:

@@ -29,7 +29,8 @@ if (request.cases) {
   const engine = new Engine(read(request.index));
   engine.addTexts(read(request.texts));
   if (request.derived) {
-    answer = { postings: { body_w: engine.fields.body_w.decoded, body_bg: engine.fields.body_bg.decoded },
+    answer = { postings: { body_w: Object.fromEntries(engine.fields.body_w.decoded),
+      body_bg: Object.fromEntries(engine.fields.body_bg.decoded) },
       lengths: { body_w: engine.fields.body_w.lengths, body_bg: engine.fields.body_bg.lengths } };
   } else {
     answer = { results: request.queries.map((q) => {
