@@ -44,6 +44,34 @@ def test_title_list_has_initials_for_offline_matching(client: TestClient, corpus
     assert entry["initials"] == "ㅌㅅㄱㄱ" and entry["key"] == "틈새공격"
 
 
-def test_offline_page_is_a_title_search_shell(client: TestClient) -> None:
+def test_offline_page_is_a_search_shell_for_the_browser_engine(client: TestClient) -> None:
     page = client.get("/offline").text
     assert 'id="offline-results"' in page and 'data-titles="/api/titles"' in page
+    assert 'data-index="/search-index.json"' in page
+    assert 'data-texts="/search-texts.json"' in page
+    scripts = re.search(r'data-scripts="([^"]+)"', page)
+    assert scripts is not None
+    names = scripts.group(1).split()
+    assert [re.sub(r"\.[0-9a-f]{10}\.js$", ".js", n) for n in names] == [
+        "/static/analysis.js", "/static/matching.js", "/static/engine.js"]
+    for name in names:
+        assert client.get(name).status_code == 200
+
+
+def test_service_worker_precaches_the_browser_engine_and_its_files(client: TestClient) -> None:
+    script = client.get("/sw.js").text
+    assert '"/search-index.json"' in script and '"/search-texts.json"' in script
+    for name in ("analysis", "matching", "engine"):
+        assert re.search(rf'"/static/{name}\.[0-9a-f]{{10}}\.js"', script)
+
+
+def test_client_index_files_are_served_cached_and_gzipped(client: TestClient,
+                                                          corpus: Corpus) -> None:
+    for part in ("index", "texts"):
+        response = client.get(f"/search-{part}.json", headers={"accept-encoding": "gzip"})
+        assert response.status_code == 200
+        assert response.headers["content-encoding"] == "gzip"
+        assert response.headers["content-type"].startswith("application/json")
+        assert response.json()["version"] == corpus.version
+        assert "etag" in response.headers
+    assert client.get("/search-nothing.json").status_code == 404
