@@ -111,7 +111,9 @@
     // engine; any other page it stands in for was simply not saved.
     var go = results.getAttribute("data-go") || "/go/";
     var path = window.location.pathname;
-    var query = new URLSearchParams(window.location.search).get("q") || "";
+    var params = new URLSearchParams(window.location.search);
+    var query = params.get("q") || "";
+    var game = params.get("game") || "";  // the form adds the player's game, as online
     if (path.indexOf(go) === 0) {
       try { query = decodeURIComponent(path.slice(go.length)).replace(/_/g, " "); }
       catch (e) { query = path.slice(go.length); }
@@ -127,7 +129,7 @@
     var note = document.getElementById("offline-note");
     if (query) {
       loadEngine(results, true).then(function (engine) {
-        var found = engine.search(query, { limit: 20 });
+        var found = engine.search(query, { limit: 20, game: game });
         results.textContent = "";
         found.hits.forEach(function (hit) { results.appendChild(resultItem(hit)); });
         if (note) {
