@@ -138,17 +138,23 @@
     for (i = 0; i + 1 < s.length; i++) out.push(s.slice(i, i + 2));
     return out;
   };
-  A.indexWords = function (text) {
-    var self = this, out = [];
-    this.words(text).forEach(function (w) { out.push.apply(out, self.variants(w)); });
+  A.indexWords = function (text) { return this.wordTokens(this.words(text)); };
+  A.indexBigrams = function (text) { return this.bigramTokens(this.words(text)); };
+  /* index_words and index_bigrams from a text's `words` (computed once for both). */
+  A.wordTokens = function (words) {
+    var out = [];
+    for (var i = 0; i < words.length; i++) {
+      var forms = this.variants(words[i]);
+      for (var j = 0; j < forms.length; j++) out.push(forms[j]);
+    }
     return out;
   };
-  A.indexBigrams = function (text) {
-    var self = this, hangul = this.words(text).filter(isHangul);
+  A.bigramTokens = function (words) {
+    var self = this, hangul = words.filter(isHangul);
     var raw = this.bigrams(hangul.join(""));
-    var seen = set(raw);
+    var seen = new Set(raw);
     var stems = this.bigrams(hangul.map(function (w) { return self.stem(w); }).join(""));
-    return raw.concat(stems.filter(function (b) { return !has(seen, b); }));
+    return raw.concat(stems.filter(function (b) { return !seen.has(b); }));
   };
   A.titleParts = function (title) {
     var text = this.normalize(title).replace(this.numbering, "").replace(this.appendix, "");

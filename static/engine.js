@@ -88,19 +88,20 @@
     this.squashed = [];
     this.rerankText = [];
     this.rerankLatin = [];
+    var postings = [this.fields.body_w, this.fields.body_bg];
     data.texts.forEach(function (text, d) {
-      [["body_w", an.indexWords(text)], ["body_bg", an.indexBigrams(text)]].forEach(function (p) {
-        var field = self.fields[p[0]], tokens = p[1];
+      var words = an.words(text), lists = [an.wordTokens(words), an.bigramTokens(words)];
+      for (var f = 0; f < 2; f++) {
+        var field = postings[f], tokens = lists[f];
         field.lengths.push(tokens.length);
-        tokens.forEach(function (tok) {
-          var post = field.decoded.get(tok);
-          if (!post) { post = [[], []]; field.decoded.set(tok, post); }
+        for (var i = 0; i < tokens.length; i++) {
+          var post = field.decoded.get(tokens[i]);
+          if (!post) { post = [[], []]; field.decoded.set(tokens[i], post); }
           var last = post[0].length - 1;
           if (last >= 0 && post[0][last] === d) post[1][last] += 1;
           else { post[0].push(d); post[1].push(1); }
-        });
-      });
-      var words = an.words(text);
+        }
+      }
       self.rerankText.push(self.titleText[d] + "\n" + words.filter(function (w) { return !isLatin(w); }).join(""));
       self.rerankLatin.push(self.titleText[d] + "\n" + words.filter(isLatin).join(""));
       self.flat.push(text.replace(listMark, "").replace(/\s+/g, " ").trim());
