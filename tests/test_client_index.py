@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 
 from app.corpus.build import load_corpus
-from app.corpus.hangul import choseong
 from app.corpus.models import Corpus
-from app.search import analysis, client_index
+from app.search import client_index
 from app.search.documents import documents
 from app.search.index import entry_fields
 from app.urls import Urls
+from scripts import query_cases
 from tests import enginejs
 from tests.conftest import ROOT, write_rules_data
 
@@ -31,22 +31,12 @@ RULES = [
     {"id": "Doom", "title": "파멸", "text": "악당 카드에 파멸 토큰을 올려놓습니다."},
 ]
 ASPECTS = ("words", "variants", "stems", "bigrams", "function_words", "choseong",
-           "title_parts", "alias_key")
+           "title_parts", "alias_key", "max_distance")
 
 
 def _cases() -> list[dict[str, Any]]:
     cases: list[dict[str, Any]] = json.loads(CASES.read_text(encoding="utf-8"))["cases"]
     return cases
-
-
-def _python(text: str) -> dict[str, Any]:
-    words = analysis.words(text)
-    return {"words": words, "variants": [list(analysis.variants(w)) for w in words],
-            "stems": [analysis.stem(w) for w in words],
-            "bigrams": analysis.index_bigrams(text),
-            "function_words": [w for w in words if analysis.is_function_word(w)],
-            "choseong": choseong(text), "title_parts": analysis.title_parts(text),
-            "alias_key": analysis.alias_key(text)}
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +46,7 @@ def tiny(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
 
 @pytest.mark.parametrize("case", _cases(), ids=lambda c: c["input"])
 def test_python_analysis_gives_the_shared_cases(case: dict[str, Any]) -> None:
-    assert _python(case["input"]) == {k: case[k] for k in ASPECTS}
+    assert query_cases.case(case["input"]) == case
 
 
 def test_browser_analysis_gives_the_shared_cases(tiny: Corpus, tmp_path: Path) -> None:

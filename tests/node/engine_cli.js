@@ -24,6 +24,7 @@ if (request.cases) {
     choseong: an.choseong(c.input),
     title_parts: an.titleParts(c.input),
     alias_key: an.aliasKey(c.input),
+    max_distance: an.words(c.input).map((w) => an.maxDistance(w)),
   })) };
 } else {
   const engine = new Engine(read(request.index));
