@@ -7,6 +7,7 @@ and texts are written to files first, as the browser would download them.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -20,11 +21,15 @@ CLI = ROOT / "tests" / "node" / "engine_cli.js"
 
 
 def node() -> str:
-    """The `node` executable, or skip (the README's test command must work with Python
-    alone; `.ci/run` installs Node)."""
+    """The `node` executable, or skip: the README's test command must work with Python alone.
+    Where the browser checks are required (`RULES_BROWSER_TESTS=required`, as `.ci/run`
+    sets), a missing Node fails instead."""
     found = shutil.which("node")
     if found is None:
-        pytest.skip("`node` is not on PATH: install Node.js to test the browser engine")
+        message = "`node` is not on PATH: install Node.js to test the browser engine"
+        if os.environ.get("RULES_BROWSER_TESTS") == "required":
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
     return found
 
 
