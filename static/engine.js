@@ -14,8 +14,8 @@
  * rankings over the development queries. Title matching, synonyms, the re-rank features,
  * snippets and suggestions are in static/matching.js.
  *
- * Not ported: Hangul loanwords matched by sound (클루 → clue), the did-you-mean title, the
- * owned-collections demotion, the source filter. A global `RulesEngine` in the browser (after
+ * Not ported: Hangul loanwords matched by sound (클루 → clue), the owned-collections
+ * demotion, the source filter. A global `RulesEngine` in the browser (after
  * static/analysis.js and static/matching.js), `module.exports` in Node.
  */
 (function (root, factory) {
@@ -29,6 +29,18 @@
   var H = R.helpers, C = R.consts, has = H.has, isHangul = H.isHangul, isLatin = H.isLatin;
   var unique = H.unique, shortest = H.shortest, dict = H.dict;
   var BODY = ["body_w", "body_bg"];
+
+  /* A length as the server's index stores it (client_index.stored_length): the first of the
+   * 256 `steps` at or above it. */
+  function storedLength(steps, length) {
+    var lo = 0, hi = steps.length - 1;
+    if (length >= steps[hi]) return steps[hi];
+    while (lo < hi) {
+      var mid = (lo + hi) >> 1;
+      if (steps[mid] < length) lo = mid + 1; else hi = mid;
+    }
+    return steps[lo];
+  }
 
   function Engine(index) {
     if (index.format !== 1) throw new Error("unknown search index format " + index.format);
@@ -88,12 +100,12 @@
     this.squashed = [];
     this.rerankText = [];
     this.rerankLatin = [];
-    var postings = [this.fields.body_w, this.fields.body_bg];
+    var postings = [this.fields.body_w, this.fields.body_bg], steps = this.index.rules.length_steps;
     data.texts.forEach(function (text, d) {
       var words = an.words(text), lists = [an.wordTokens(words), an.bigramTokens(words)];
       for (var f = 0; f < 2; f++) {
         var field = postings[f], tokens = lists[f];
-        field.lengths.push(tokens.length);
+        field.lengths.push(storedLength(steps, tokens.length));
         for (var i = 0; i < tokens.length; i++) {
           var post = field.decoded.get(tokens[i]);
           if (!post) { post = [[], []]; field.decoded.set(tokens[i], post); }
@@ -324,7 +336,8 @@
       snippet: plan && this.texts ? this.snippet(d, plan) : "" };
   };
 
-  /* SearchIndex.search: {query, total, hits, synonyms, corrected}. Needs `addTexts`. */
+  /* SearchIndex.search: {query, total, hits, synonyms, corrected, suggestion (a hit without
+   * snippet, when nothing matched)}. Needs `addTexts`. */
   E.search = function (query, options) {
     options = options || {};
     if (!this.texts) throw new Error("search needs the texts: call addTexts first");
@@ -333,7 +346,8 @@
     var plan = this.plan(rewrite.text, !options.typed), self = this;
     var corrected = plan.words.some(function (x) { return x.corrections.length && !x.known; }) ?
       plan.words.map(function (x) { return x.corrections.length && !x.known ? x.corrections[0] : x.text; }).join(" ") : null;
-    var result = { query: typed, total: 0, hits: [], synonyms: rewrite.synonyms, corrected: corrected };
+    var result = { query: typed, total: 0, hits: [], synonyms: rewrite.synonyms, corrected: corrected,
+      suggestion: null };
     if (!plan.words.length && !plan.initials) return result;
     var allowed = null;
     if (game) {
@@ -342,6 +356,12 @@
       this.docs.game.forEach(function (g, d) { if (g === self.gamesById[game]) allowed[d] = 1; });
     }
     var ranked = this.rank(plan, allowed);
+    if (!ranked.length) {
+      // SearchIndex._did_you_mean: the closest title, one more edit allowed than in search.
+      var near = this.fuzzyMatches(plan.alias || plan.stemCompact || plan.compact, 1)
+        .filter(function (m) { return !allowed || allowed[m[0]]; });
+      if (near.length) result.suggestion = this.hit(near[0][0], 0, null);
+    }
     result.total = ranked.length;
     result.hits = ranked.slice(options.offset || 0, (options.offset || 0) + limit).map(function (r) {
       return self.hit(r[0], r[1], plan);

@@ -127,6 +127,10 @@
     if (box && query) box.value = query;
     var none = document.getElementById("offline-none");
     var note = document.getElementById("offline-note");
+    if (query && note) {
+      note.textContent = "저장된 사본에서 찾는 중…";  // the first search prepares the engine
+      note.hidden = false;
+    }
     if (query) {
       loadEngine(results, true).then(function (engine) {
         var found = engine.search(query, { limit: 20, game: game });
@@ -138,6 +142,15 @@
           note.hidden = !found.hits.length;
         }
         if (none) none.hidden = found.hits.length > 0;
+        if (none && found.suggestion) {
+          // "Did you mean": the closest title, as the search page offers it.
+          var p = element("p", "did-you-mean", "혹시 ");
+          var a = element("a", "", found.suggestion.title);
+          a.href = found.suggestion.url;
+          p.appendChild(a);
+          p.appendChild(document.createTextNode(" 규칙을 찾으셨나요?"));
+          none.parentNode.insertBefore(p, none.nextSibling);
+        }
         results.setAttribute("data-ready", "engine");
       }).catch(function () {
         // No engine or index saved (a worker from before it existed): titles only.

@@ -17,7 +17,7 @@ from app.corpus.build import load_corpus
 from app.corpus.models import Corpus
 from app.search import client_index
 from app.search.documents import documents
-from app.search.index import entry_fields
+from app.search.index import entry_fields, load_index
 from app.urls import Urls
 from scripts import query_cases
 from tests import enginejs
@@ -95,7 +95,8 @@ def test_engine_finds_by_typo_initials_and_body(tiny: Corpus, tmp_path: Path) ->
 
 def test_engine_derives_the_server_body_postings(corpus: Corpus, tmp_path: Path) -> None:
     """The body fields are not shipped: the engine builds them from the texts, and must get
-    exactly the server's tokens (`index.entry_fields`) for every document of the real data."""
+    exactly the server's tokens (`index.entry_fields`) for every document of the real data,
+    and the field lengths the server's index stores."""
     files = enginejs.write_files(tmp_path, client_index.index(corpus, Urls()),
                                  client_index.texts(corpus))
     derived = enginejs.run({**files, "derived": True})
@@ -104,7 +105,7 @@ def test_engine_derives_the_server_body_postings(corpus: Corpus, tmp_path: Path)
         lengths = []
         for n, doc in enumerate(documents(corpus)):
             tokens = entry_fields(doc)[field].split()
-            lengths.append(len(tokens))
+            lengths.append(client_index.stored_length(len(tokens)))
             for token in tokens:
                 found = expected.setdefault(token, {})
                 found[n] = found.get(n, 0) + 1
@@ -112,3 +113,12 @@ def test_engine_derives_the_server_body_postings(corpus: Corpus, tmp_path: Path)
                for term, (docs, tfs) in derived["postings"][field].items()}
         assert got == expected, field
         assert derived["lengths"][field] == lengths
+
+
+def test_lengths_are_the_ones_the_server_index_stores(corpus: Corpus) -> None:
+    """BM25 reads Whoosh's one-byte field lengths; the client index ships those."""
+    built = client_index.index(corpus, Urls())
+    with load_index(corpus, None).reader() as reader:
+        for field in client_index.SHIPPED:
+            assert built["lengths"][field] == [
+                reader.doc_field_length(n, field, 0) or 0 for n in range(len(built["docs"]["id"]))]

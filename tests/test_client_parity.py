@@ -37,9 +37,10 @@ def test_browser_top5_holds_server_top1(client: TestClient, served: dict[str, st
     server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]
     answer = enginejs.run({**served, "limit": 5,
                            "queries": [{"q": q["q"], "game": q.get("game", "")} for q in queries]})
-    agreed, misses = 0, []
+    agreed, identical, misses = 0, 0, []
     for query, browser in zip(queries, answer["results"], strict=True):
-        hits = server.search(query["q"], game=query.get("game"), limit=1).hits
+        hits = server.search(query["q"], game=query.get("game"), limit=5).hits
+        identical += [h.id for h in hits] == browser["ids"]
         if not hits or hits[0].id in browser["ids"]:
             agreed += 1
         else:
@@ -48,7 +49,7 @@ def test_browser_top5_holds_server_top1(client: TestClient, served: dict[str, st
     times = [r["ms"] for r in answer["results"]]
     print(f"\nparity: browser top-5 holds server top-1 for {agreed}/{len(queries)} = {rate:.3f}; "
           f"engine ms per query (node) median {statistics.median(times):.2f}, "
-          f"max {max(times):.2f}")
+          f"max {max(times):.2f}; identical top 5: {identical}/{len(queries)}")
     print("\n".join(misses))
     assert rate >= PARITY, "\n".join(misses)
 
@@ -64,6 +65,16 @@ def test_snippets_mark_the_query_like_the_server(client: TestClient,
     assert "<mark>" in browser["snippet"]
     # The same window of the same text.
     assert _plain(browser["snippet"])[:40] == _plain(hit.snippet)[:40]
+
+
+@pytest.mark.parametrize("query", ["퉁새콩격", "탐쌔공녁", "틈쉐곡격", "zkqtm", "조사쟈다아"])
+def test_typos_get_the_same_totals_and_did_you_mean(client: TestClient, served: dict[str, str],
+                                                    query: str) -> None:
+    server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]
+    browser = enginejs.run({**served, "queries": [{"q": query}]})["results"][0]
+    found = server.search(query)
+    assert (browser["total"], browser["suggestion"]) == (found.total, found.suggestion)
+    assert browser["ids"] == [hit.id for hit in found.hits]
 
 
 def _plain(snippet: str) -> str:

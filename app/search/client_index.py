@@ -31,6 +31,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from whoosh.util.numeric import byte_to_length, length_to_byte
+
 from app.corpus.hangul import CHOSEONG, JONGSEONG, JUNGSEONG
 from app.corpus.models import Corpus
 from app.corpus.normalize import SPACES
@@ -41,8 +43,8 @@ from app.search.query import MAX_QUERY
 from app.search.snippet import LEAD_CHARS, LIST_MARK, SNIPPET_CHARS
 from app.urls import Urls
 
-__all__ = ["DERIVED", "FORMAT", "SHIPPED", "decode_postings", "encode_postings", "index",
-           "texts"]
+__all__ = ["DERIVED", "FORMAT", "LENGTH_STEPS", "SHIPPED", "decode_postings", "encode_postings",
+           "index", "stored_length", "texts"]
 
 #: Bump when the layout of the files changes (the engine checks it).
 FORMAT = 1
@@ -86,6 +88,17 @@ def decode_postings(encoded: str) -> dict[int, int]:
     return found
 
 
+def stored_length(length: int) -> int:
+    """A field length as the server's BM25 sees it: Whoosh keeps each length in one byte
+    (`length_to_byte`), so long fields are approximated (291 tokens read as 290)."""
+    return int(byte_to_length(length_to_byte(length)))
+
+
+#: What each of the 256 stored length bytes stands for, ascending: the engine rounds a length
+#: it counts up to the first step it reaches, as `length_to_byte` does.
+LENGTH_STEPS = [int(byte_to_length(b)) for b in range(256)]
+
+
 def _where(corpus: Corpus, doc: Document) -> str:
     """Where an entry sits: its parent's title, or its source's for a top-level entry (the
     engine shows `game short name · where`, as `offline.titles` does)."""
@@ -106,7 +119,7 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
         fields = entry_fields(doc)
         for field in SHIPPED:
             tokens = fields[field].split()
-            lengths[field].append(len(tokens))
+            lengths[field].append(stored_length(len(tokens)))
             table = postings[field]
             for token in tokens:
                 table.setdefault(token, Counter())[n] += 1
@@ -160,6 +173,7 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
             "max_query": MAX_QUERY,
             "snippet_chars": SNIPPET_CHARS,
             "lead_chars": LEAD_CHARS,
+            "length_steps": LENGTH_STEPS,
         },
         "weights": _weights(),
     }

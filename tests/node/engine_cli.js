@@ -1,7 +1,7 @@
 // Runs the browser engine (static/engine.js) in Node for the Python tests: reads one JSON
 // request on stdin and writes one JSON answer on stdout.
 //   {"index": path, "texts": path, "queries": [{"q", "game"?}], "limit": n}
-//     → {"results": [{"ids": [...], "ms": t, "snippet": first hit's snippet}]}
+//     → {"results": [{"ids", "ms", "total", "snippet" (the first hit's), "suggestion"}]}
 //   {"analysis": path-to-index, "cases": [...]}   (tests/cases/query_analysis.json's cases)
 //     → {"answers": [{words, variants, stem, bigrams, function, choseong, title_parts}]}
 //   {"index": path, "texts": path, "derived": true} → {"postings": {field: {term: [[docs], [tfs]]}}}
@@ -38,8 +38,9 @@ if (request.cases) {
       const start = process.hrtime.bigint();
       const found = engine.search(q.q, { game: q.game || "", limit: request.limit || 10 });
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      return { ids: found.hits.map((h) => h.id), ms,
-        snippet: found.hits.length ? found.hits[0].snippet : "" };
+      return { ids: found.hits.map((h) => h.id), ms, total: found.total,
+        snippet: found.hits.length ? found.hits[0].snippet : "",
+        suggestion: found.suggestion ? found.suggestion.title : null };
     }) };
   }
 }
