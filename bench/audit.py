@@ -2,7 +2,8 @@
 
     .venv/bin/python -m bench.audit [--base-url URL] [--runs N] [--details] [--json DIR]
 
-Runs `node_modules/.bin/lighthouse` (pinned in package.json; `npm ci` first) with Debian's
+Runs Lighthouse from bench/lighthouse/ (pinned there; `npm ci --prefix bench/lighthouse` first,
+kept apart so the tests and CI do not install its ~145 packages) with Debian's
 Chromium (`/usr/bin/chromium`, or `CHROME_PATH`) on the pages the browser tests check. Without
 `--base-url` it starts `python -m app serve` on a free loopback port over the bundled data.
 Prints one table (the median of `--runs` runs per page) and, with `--details`, the audits that
@@ -31,7 +32,8 @@ from urllib.parse import quote, unquote
 from bench.server import running_server
 
 ROOT = Path(__file__).resolve().parents[1]
-LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
+LIGHTHOUSE_DIR = ROOT / "bench" / "lighthouse"
+LIGHTHOUSE = LIGHTHOUSE_DIR / "node_modules" / ".bin" / "lighthouse"
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 TARGET = 95
 #: The pages of tests/browser (kept in step by hand: bench/ does not import the tests).
@@ -135,7 +137,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     if not LIGHTHOUSE.exists():
-        print(f"{LIGHTHOUSE} is missing: run `npm ci` in {ROOT}", file=sys.stderr)
+        print(f"{LIGHTHOUSE} is missing: run `npm ci --prefix {LIGHTHOUSE_DIR}`", file=sys.stderr)
         return 2
     chrome = os.environ.get("CHROME_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
     if not Path(chrome).exists():
@@ -197,7 +199,7 @@ def _given(base_url: str) -> Iterator[str]:
 
 
 def _version() -> str:
-    package = ROOT / "node_modules" / "lighthouse" / "package.json"
+    package = LIGHTHOUSE_DIR / "node_modules" / "lighthouse" / "package.json"
     try:
         version: str = json.loads(package.read_text(encoding="utf-8"))["version"]
     except (OSError, ValueError, KeyError):

@@ -8,12 +8,23 @@
   // before the first paint: no layout shift when the deferred scripts arrive.
   root.classList.add("js");
   try { stored = localStorage.getItem("theme"); } catch (e) { /* storage disabled */ }
-  if (stored === "dark" || stored === "light") root.setAttribute("data-theme", stored);
+  // The one place the theme is decided (style.css has a single dark palette, keyed on
+  // data-theme): the visitor's stored choice, else the system's, followed while it changes.
+  var system = window.matchMedia ? matchMedia("(prefers-color-scheme: dark)") : null;
+  function follow() {
+    root.setAttribute("data-theme", system && system.matches ? "dark" : "light");
+  }
+  if (stored === "dark" || stored === "light") {
+    root.setAttribute("data-theme", stored);
+  } else {
+    follow();
+    if (system && system.addEventListener) {
+      system.addEventListener("change", function () { if (!stored) follow(); });
+    }
+  }
 
   function current() {
-    var chosen = root.getAttribute("data-theme");
-    if (chosen) return chosen;
-    return window.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+    return root.getAttribute("data-theme") === "dark" ? "dark" : "light";
   }
 
   function label(button) {
@@ -29,6 +40,7 @@
     button.addEventListener("click", function () {
       var next = current() === "dark" ? "light" : "dark";
       root.setAttribute("data-theme", next);
+      stored = next;
       try { localStorage.setItem("theme", next); } catch (e) { /* not remembered */ }
       label(button);
     });

@@ -36,6 +36,20 @@ def test_service_worker_precaches_every_page_under_the_data_version(
     assert '"/offline"' in script and '"/api/titles"' in script
 
 
+def test_service_worker_is_kept_by_the_response_cache_yet_revalidated_by_browsers(
+    client: TestClient,
+) -> None:
+    first = client.get("/sw.js")
+    again = client.get("/sw.js")  # from the response cache: the same bytes and headers
+    assert again.text == first.text
+    for response in (first, again):
+        assert response.headers.get_list("cache-control") == ["no-cache"]
+        assert response.headers["etag"] == first.headers["etag"]
+    unchanged = client.get("/sw.js", headers={"if-none-match": first.headers["etag"]})
+    assert unchanged.status_code == 304
+    assert unchanged.headers.get_list("cache-control") == ["no-cache"]
+
+
 def test_title_list_has_initials_for_offline_matching(client: TestClient, corpus: Corpus) -> None:
     titles = client.get("/api/titles").json()
     assert titles["version"] == corpus.version

@@ -13,9 +13,9 @@ from app.search import SearchIndex
 from app.settings import Settings
 from app.urls import Urls
 from app.web.app import create_app
-from app.web.context import JSON
 from app.web.routes import SETTINGS_FORM
 from app.web.search_context import search_results
+from app.web.views import SearchHit
 from tests.conftest import DATA, LOCAL
 
 
@@ -115,17 +115,17 @@ def index(corpus: Corpus, tmp_path_factory: pytest.TempPathFactory) -> SearchInd
 
 
 def _every_page(corpus: Corpus, index: SearchIndex,
-                owned: frozenset[str] | None) -> tuple[list[JSON], set[int]]:
+                owned: frozenset[str] | None) -> tuple[list[SearchHit], set[int]]:
     """All results of "카드", 50 a page, and the totals the pages reported."""
-    results: list[JSON] = []
+    results: list[SearchHit] = []
     totals: set[int] = set()
     for offset in range(0, 10_000, 50):
         page = search_results(corpus, index, Urls(), "카드", limit=50, offset=offset,
                               owned=owned)
-        totals.add(page["total"])
-        if not page["results"]:
+        totals.add(page.total)
+        if not page.results:
             break
-        results.extend(page["results"])
+        results.extend(page.results)
     return results, totals
 
 
@@ -134,15 +134,15 @@ def test_owned_search_pages_through_every_result_once(corpus: Corpus, index: Sea
     assert len(totals) == 1
     total = totals.pop()
     assert total > 200  # past the 200 results the owned search used to rank
-    ids = [r["id"] for r in results]
+    ids = [r.id for r in results]
     assert len(ids) == len(set(ids)) == total
-    flags = [r["not_owned"] for r in results]
+    flags = [r.not_owned for r in results]
     assert any(flags) and not all(flags)
     assert flags == sorted(flags)  # every owned result before every other
     # Inside each group, the ranking without owned collections is kept.
-    everything = [r["id"] for r in _every_page(corpus, index, None)[0]]
+    everything = [r.id for r in _every_page(corpus, index, None)[0]]
     assert sorted(everything) == sorted(ids)
-    unowned = {r["id"] for r in results if r["not_owned"]}
+    unowned = {r.id for r in results if r.not_owned}
     assert [i for i in ids if i not in unowned] == [i for i in everything if i not in unowned]
     assert [i for i in ids if i in unowned] == [i for i in everything if i in unowned]
 

@@ -30,11 +30,11 @@ from app.web.middleware import (
     RootPathMiddleware,
     SecurityHeadersMiddleware,
 )
-from app.web.pages import TEMPLATES, make_environment
 from app.web.routes import ROUTES, add_routes
 from app.web.routing import RouteMiddleware
 from app.web.state import Library, load_library, reload_library
 from app.web.store import ResponseStore
+from app.web.templating import TEMPLATES, make_environment
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 

@@ -85,11 +85,12 @@ class CacheMiddleware:
         stored = self.store.get(version, (key, gzip)) if self.store.max_bytes else None
         if stored is not None:
             if stored.etag and etag_matches(if_none_match, stored.etag):
-                await _send_not_modified(send, stored.etag, extra)
+                await _send_not_modified(send, stored.etag, _validators(extra, stored.headers))
                 return
             tag = [(b"etag", stored.etag.encode())] if stored.etag else []
             await send({"type": "http.response.start", "status": stored.status,
-                        "headers": [*stored.headers, *extra, *tag]})
+                        "headers": [*stored.headers, *_unless_own(extra, stored.headers),
+                                    *tag]})
             body = b"" if scope["method"] == "HEAD" else stored.body
             await send({"type": "http.response.body", "body": body})
             return
@@ -118,10 +119,10 @@ class CacheMiddleware:
                 if status == 200:
                     not_modified = etag_matches(if_none_match, etag)
                     if not_modified:
-                        await _send_not_modified(send, etag, extra)
+                        await _send_not_modified(send, etag, _validators(extra, own_headers))
                         return
-                    message = {**message, "headers": [*own_headers, *extra,
-                                                      (b"etag", etag.encode())]}
+                    message = {**message, "headers": [
+                        *own_headers, *_unless_own(extra, own_headers), (b"etag", etag.encode())]}
                 elif status < 400:
                     _merge(message, extra)
             elif message["type"] == "http.response.body":
@@ -135,6 +136,22 @@ class CacheMiddleware:
             await send(message)
 
         return capture
+
+
+def _unless_own(extra: list[tuple[bytes, bytes]],
+                own: tuple[tuple[bytes, bytes], ...]) -> list[tuple[bytes, bytes]]:
+    """Our caching headers, less a `Cache-Control` the handler set itself (the service worker
+    must be revalidated by every browser, `no-cache`, yet is worth keeping here)."""
+    if not any(name == b"cache-control" for name, _ in own):
+        return extra
+    return [h for h in extra if h[0] != b"cache-control"]
+
+
+def _validators(extra: list[tuple[bytes, bytes]],
+                own: tuple[tuple[bytes, bytes], ...]) -> list[tuple[bytes, bytes]]:
+    """A 304's caching headers: the same `Cache-Control` the 200 carried (a 304 updates the
+    browser's stored copy's headers)."""
+    return [*(h for h in own if h[0] == b"cache-control"), *_unless_own(extra, own)]
 
 
 def _adding(send: Send, extra: list[tuple[bytes, bytes]]) -> Send:

@@ -1,4 +1,4 @@
-"""Page data. Each function builds one page's context as plain JSON-ready data.
+"""Page data. Each function builds one page's context as a typed model (`app.web.views`).
 
 The HTML page renders this context and the JSON API returns it, so the JSON *is* the page's
 data. Nothing here imports the web framework.
@@ -15,8 +15,35 @@ from app.corpus.models import Corpus, Entry, Source
 from app.corpus.normalize import compact
 from app.errors import AppError
 from app.urls import Urls
+from app.web.views import (
+    CollectionChoice,
+    CollectionTag,
+    EntryPage,
+    EntryPoints,
+    EntryRef,
+    GameSources,
+    HiddenRef,
+    HomePage,
+    IndexGroup,
+    Letter,
+    PathStep,
+    Phase,
+    QuickLink,
+    Section,
+    SettingsPage,
+    SourceEntry,
+    SourceFields,
+    SourcePage,
+    SourceSummary,
+    TableRow,
+    TimingLink,
+    TimingPage,
+    TimingSource,
+    TimingTable,
+    Translation,
+    TreeNode,
+)
 
-JSON = dict[str, Any]
 #: Titles longer than this (FAQ questions) are set in a smaller heading size.
 _LONG_TITLE = 40
 #: Languages by their own names, for "원문 보기 · English". Not game knowledge: any language
@@ -31,49 +58,45 @@ def anchor_id(entry_id: str) -> str:
     return "r-" + entry_id.replace(" ", "_")
 
 
-def source_summary(corpus: Corpus, source: Source, urls: Urls) -> JSON:
-    """`{id, title, game, entries, url}` for one source (entries is a count)."""
-    return {
-        "id": source.id,
-        "title": source.spec.title,
-        "game": source.spec.game,
-        "game_name": corpus.game(source.spec.game).name,
-        "lang": source.spec.lang,
-        "translation_of": source.spec.translation_of,
-        "entries": len(source.entry_ids),
-        "url": urls.source(source.id),
-    }
+def _source_fields(corpus: Corpus, source: Source, urls: Urls) -> dict[str, Any]:
+    """What every view of a source says about it (`SourceFields`), as keyword arguments."""
+    return SourceFields(
+        id=source.id, title=source.spec.title, game=source.spec.game,
+        game_name=corpus.game(source.spec.game).name, lang=source.spec.lang,
+        translation_of=source.spec.translation_of, url=urls.source(source.id)).model_dump()
 
 
-def sources_context(corpus: Corpus, urls: Urls) -> list[JSON]:
+def source_summary(corpus: Corpus, source: Source, urls: Urls) -> SourceSummary:
+    """One source, with its number of entries."""
+    return SourceSummary(**_source_fields(corpus, source, urls), entries=len(source.entry_ids))
+
+
+def sources_context(corpus: Corpus, urls: Urls) -> list[SourceSummary]:
     """Every source, in manifest order."""
     return [source_summary(corpus, s, urls) for s in corpus.sources]
 
 
-def home_context(corpus: Corpus, urls: Urls) -> JSON:
+def home_context(corpus: Corpus, urls: Urls) -> HomePage:
     """Sources grouped by game, and quick links to the timing tables and glossaries."""
     games = [
-        {
-            "id": game.id,
-            "name": game.name,
-            "sources": [source_summary(corpus, s, urls) for s in corpus.sources
-                        if s.spec.game == game.id],
-        }
+        GameSources(id=game.id, name=game.name,
+                    sources=[source_summary(corpus, s, urls) for s in corpus.sources
+                             if s.spec.game == game.id])
         for game in corpus.games
     ]
-    return {"games": [g for g in games if g["sources"]], **entry_points(corpus, urls),
-            "entries": len(corpus), "version": corpus.version}
+    return HomePage(games=[g for g in games if g.sources], **dict(entry_points(corpus, urls)),
+                    entries=len(corpus), version=corpus.version)
 
 
-def entry_points(corpus: Corpus, urls: Urls) -> JSON:
+def entry_points(corpus: Corpus, urls: Urls) -> EntryPoints:
     """The pages players open most at the table: the timing tables (in the reference's own
     language; translations have theirs) and each game's declared quick links."""
-    timing = [{**_ref(e, urls), "steps": sum(1 for r in e.table or () if r.cells and
-                                             r.cells[0].colour == "green")}
+    timing = [TimingLink.of(e, urls, steps=sum(1 for r in e.table or () if r.cells and
+                                               r.cells[0].colour == "green"))
               for e in timing_tables(corpus) if e.lang == "ko"]
-    quick = [{**_ref(corpus.entries[q], urls), "game_name": g.name}
+    quick = [QuickLink.of(corpus.entries[q], urls, game_name=g.name)
              for g in corpus.games for q in g.quick if q in corpus.entries]
-    return {"timing": timing, "quick": quick, "timing_url": urls.timing()}
+    return EntryPoints(timing=timing, quick=quick, timing_url=urls.timing())
 
 
 def timing_tables(corpus: Corpus) -> list[Entry]:
@@ -83,7 +106,7 @@ def timing_tables(corpus: Corpus) -> list[Entry]:
 
 def source_context(
     corpus: Corpus, source_id: str, urls: Urls, owned: frozenset[str] | None = None
-) -> JSON:
+) -> SourcePage:
     """A source's entries in reading order, and its 가나다 index grouped by initial consonant.
 
     With `owned` collections set, rules for other collections leave the index and the table of
@@ -107,27 +130,25 @@ def source_context(
     units.sort(key=lambda e: sort_key(e.title))
     # A Korean source's index jumps by 초성, any other language's by A–Z.
     letters = [*(INDEX_LETTERS if source.spec.lang == "ko" else LATIN_LETTERS), "기타"]
-    groups: dict[str, list[JSON]] = {}
+    groups: dict[str, list[TreeNode]] = {}
     for unit in units:
         letter = index_letter(unit.title)
         groups.setdefault(letter if letter in letters else "기타", []).append(
             _tree(corpus, unit, urls, leaf=unit.id in chapters, shown=shown)
         )
-    return {
-        **source_summary(corpus, source, urls),
-        "entries": [
-            {"id": e.id, "title": e.title, "parent": e.parent} for e in entries
-        ],
-        "letters": [{"letter": x, "present": x in groups} for x in letters],
-        "index": [{"letter": x, "terms": groups[x]} for x in letters if x in groups],
-        "contents": [_tree(corpus, t, urls, leaf=False, shown=shown) for t in tops],
-        "hidden": [_ref(e, urls) | {"collections": [corpus.collection(c).name
-                                                     for c in e.cycles]}
-                   for e in hidden],
+    return SourcePage(
+        **_source_fields(corpus, source, urls),
+        entries=[SourceEntry(id=e.id, title=e.title, parent=e.parent) for e in entries],
+        letters=[Letter(letter=x, present=x in groups) for x in letters],
+        index=[IndexGroup(letter=x, terms=groups[x]) for x in letters if x in groups],
+        contents=[_tree(corpus, t, urls, leaf=False, shown=shown) for t in tops],
+        hidden=[HiddenRef.of(e, urls, collections=[corpus.collection(c).name
+                                                   for c in e.cycles])
+                for e in hidden],
         # Hidden rules take their sub-rules with them out of the indexes.
-        "shown_count": sum(1 for e in entries if not _hidden_within(corpus, e, shown)),
-        "settings_url": urls.settings(),
-    }
+        shown_count=sum(1 for e in entries if not _hidden_within(corpus, e, shown)),
+        settings_url=urls.settings(),
+    )
 
 
 def _hidden_within(corpus: Corpus, entry: Entry, shown: _Visible) -> bool:
@@ -177,7 +198,7 @@ def _description(corpus: Corpus, entry: Entry, source: Source) -> str:
 
 def entry_context(
     corpus: Corpus, entry_id: str, urls: Urls, owned: frozenset[str] | None = None
-) -> JSON:
+) -> EntryPage:
     """Everything the entry page shows; its first fields are the API's entry contract."""
     entry = corpus.get(entry_id)
     if entry is None:
@@ -189,91 +210,88 @@ def entry_context(
         "prev": source.entry_ids[position - 1] if position > 0 else None,
         "next": source.entry_ids[position + 1] if position + 1 < len(source.entry_ids) else None,
     }
-    return {
-        "id": entry.id,
-        "title": entry.title,
-        "source": entry.source,
-        "game": entry.game,
-        "url": urls.entry(entry.id),
-        "parent": entry.parent,
-        "path": [{"id": p.id, "title": p.title} for p in corpus.path(entry)],
-        "children": list(entry.children),
-        "text": entry.text,
-        "html": entry.html,
-        "links_to": list(entry.links_to),
-        "linked_from": list(entry.linked_from),
-        "cycles": list(entry.cycles),
+    return EntryPage(
+        id=entry.id,
+        title=entry.title,
+        source=entry.source,
+        game=entry.game,
+        url=urls.entry(entry.id),
+        parent=entry.parent,
+        path=path_of(corpus, entry),
+        children=list(entry.children),
+        text=entry.text,
+        html=entry.html,
+        links_to=list(entry.links_to),
+        linked_from=list(entry.linked_from),
+        cycles=list(entry.cycles),
         # What the page adds to the contract: names, URLs and the rendered sub-sections.
-        "lang": entry.lang,
-        "translations": _translations(corpus, entry, urls),
-        "title_html": entry.title_html,
-        "source_title": source.spec.title,
-        "source_url": urls.source(source.id),
-        "game_name": corpus.game(entry.game).name,
-        "breadcrumb": [_ref(p, urls) for p in corpus.path(entry)],
-        "collections": _collections(corpus, entry),
-        "table": _table(entry, urls),
-        "sections": [_section(corpus, corpus.entries[c], urls) for c in entry.children],
-        "backlinks": [_ref(corpus.entries[i], urls) for i in entry.linked_from],
-        "prev": _ref(corpus.entries[neighbours["prev"]], urls) if neighbours["prev"] else None,
-        "next": _ref(corpus.entries[neighbours["next"]], urls) if neighbours["next"] else None,
-        "placeholder": entry.placeholder,
-        # A FAQ question is its entry's title: set smaller, so the answer still shows first.
-        "long_title": len(entry.title) > _LONG_TITLE,
-        "description": _description(corpus, entry, source),
+        lang=entry.lang,
+        translations=_translations(corpus, entry, urls),
+        title_html=entry.title_html,
+        source_title=source.spec.title,
+        source_url=urls.source(source.id),
+        game_name=corpus.game(entry.game).name,
+        breadcrumb=[EntryRef.of(p, urls) for p in corpus.path(entry)],
+        collections=_collections(corpus, entry),
+        table=_table(entry, urls),
+        sections=[_section(corpus, corpus.entries[c], urls) for c in entry.children],
+        backlinks=[EntryRef.of(corpus.entries[i], urls) for i in entry.linked_from],
+        prev=EntryRef.of(corpus.entries[neighbours["prev"]], urls) if neighbours["prev"]
+        else None,
+        next=EntryRef.of(corpus.entries[neighbours["next"]], urls) if neighbours["next"]
+        else None,
+        placeholder=entry.placeholder,
+        long_title=len(entry.title) > _LONG_TITLE,
+        description=_description(corpus, entry, source),
         # A direct link always shows the rule; the page says when it is outside the collection.
-        "not_owned": is_hidden(entry.cycles, owned),
-        "settings_url": urls.settings(),
-    }
+        not_owned=is_hidden(entry.cycles, owned),
+        settings_url=urls.settings(),
+    )
 
 
-def timing_context(corpus: Corpus, urls: Urls) -> JSON:
+def path_of(corpus: Corpus, entry: Entry) -> list[PathStep]:
+    """The entry's ancestors, outermost first."""
+    return [PathStep(id=p.id, title=p.title) for p in corpus.path(entry)]
+
+
+def timing_context(corpus: Corpus, urls: Urls) -> TimingPage:
     """Every timing table of every source, grouped by source, in reading order, with a jump
     list of each table and its phases (the header rows), and the data's date for print."""
-    sources: list[JSON] = []
+    # Sources in the order their first table comes (dicts keep insertion order).
+    tables: dict[str, list[TimingTable]] = {}
     for number, entry in enumerate(timing_tables(corpus), start=1):
-        source = corpus.source(entry.source)
-        assert source is not None
-        if not sources or sources[-1]["id"] != source.id:
-            sources.append({**source_summary(corpus, source, urls), "tables": []})
         rows = _table(entry, urls) or []
         # The first header row usually repeats the table's own title: the heading says it.
-        if rows and rows[0].get("kind") == "header" and compact(rows[0]["text"]) == compact(
-                entry.title):
+        if rows and rows[0].kind == "header" and compact(rows[0].text) == compact(entry.title):
             rows = rows[1:]
         anchor = f"t{number}"
         phases = []
         for position, row in enumerate(rows):
-            if row.get("kind") == "header":
-                row["anchor"] = f"{anchor}-{position}"
+            if row.kind == "header":
+                rows[position] = row = row.model_copy(update={"anchor": f"{anchor}-{position}"})
                 # "I. 신화 단계 (게임의 첫 라운드에서는 생략합니다)" → "I. 신화 단계"
-                title = re.sub(r"\s*\([^)]*\)\s*$", "", row["text"]) or row["text"]
-                phases.append({"title": title, "anchor": row["anchor"]})
-        sources[-1]["tables"].append({**_ref(entry, urls), "lang": entry.lang, "table": rows,
-                                      "anchor": anchor, "phases": phases})
-    return {"sources": sources, "tables": [t for s in sources for t in s["tables"]],
-            "updated": corpus.updated, "url": urls.timing()}
+                title = re.sub(r"\s*\([^)]*\)\s*$", "", row.text) or row.text
+                phases.append(Phase(title=title, anchor=f"{anchor}-{position}"))
+        tables.setdefault(entry.source, []).append(TimingTable.of(
+            entry, urls, lang=entry.lang, table=rows, anchor=anchor, phases=phases))
+    sources = [TimingSource(**dict(source_summary(corpus, source, urls)), tables=found)
+               for source_id, found in tables.items()
+               if (source := corpus.source(source_id)) is not None]
+    return TimingPage(sources=sources, updated=corpus.updated, url=urls.timing())
 
 
-def _ref(entry: Entry, urls: Urls) -> JSON:
-    return {"id": entry.id, "title": entry.title, "title_html": entry.title_html,
-            "url": urls.entry(entry.id)}
-
-
-def _collections(corpus: Corpus, entry: Entry) -> list[JSON]:
-    return [{"code": c.code, "name": c.name, "declared": c.declared}
+def _collections(corpus: Corpus, entry: Entry) -> list[CollectionTag]:
+    return [CollectionTag(code=c.code, name=c.name, declared=c.declared)
             for c in map(corpus.collection, entry.cycles)]
 
 
-def _translations(corpus: Corpus, entry: Entry, urls: Urls) -> list[JSON]:
+def _translations(corpus: Corpus, entry: Entry, urls: Urls) -> list[Translation]:
     """The entry in its other languages, with the text, so the page needs no second request."""
-    found: list[JSON] = []
-    for lang, other_id in entry.translations.items():
-        other = corpus.entries[other_id]
-        found.append({**_ref(other, urls), "lang": lang, "html": other.html,
-                      "lang_name": LANGUAGE_NAMES.get(lang, lang),
-                      "source_title": _source_title(corpus, other)})
-    return found
+    return [Translation.of(other, urls, lang=lang, html=other.html,
+                           lang_name=LANGUAGE_NAMES.get(lang, lang),
+                           source_title=_source_title(corpus, other))
+            for lang, other in ((lang, corpus.entries[i]) for lang, i in
+                                entry.translations.items())]
 
 
 def _source_title(corpus: Corpus, entry: Entry) -> str:
@@ -281,32 +299,27 @@ def _source_title(corpus: Corpus, entry: Entry) -> str:
     return source.spec.title if source is not None else ""
 
 
-
-
 def _tree(
     corpus: Corpus, entry: Entry, urls: Urls, *, leaf: bool, shown: _Visible | None = None,
-) -> JSON:
+) -> TreeNode:
     children = [] if leaf else [
         _tree(corpus, corpus.entries[c], urls, leaf=False, shown=shown) for c in entry.children
         if shown is None or shown(corpus.entries[c])
     ]
     parent = corpus.get(entry.parent) if entry.parent else None
-    return {**_ref(entry, urls), "children": children, "alias": corpus.english_name(entry),
-            # Long titles (FAQ questions) are shortened in an index, never on their page.
-            "label": summary(entry.title, 90),
-            "context": parent.title if parent is not None else None,
-            "collections": [corpus.collection(c).name for c in entry.cycles]}
+    return TreeNode.of(entry, urls, children=children, alias=corpus.english_name(entry),
+                       # Long titles (FAQ questions) are shortened in an index, never on
+                       # their page.
+                       label=summary(entry.title, 90),
+                       context=parent.title if parent is not None else None,
+                       collections=[corpus.collection(c).name for c in entry.cycles])
 
 
-def _section(corpus: Corpus, entry: Entry, urls: Urls) -> JSON:
-    return {
-        **_ref(entry, urls),
-        "anchor": anchor_id(entry.id),
-        "html": entry.html,
-        "table": _table(entry, urls),
-        "collections": _collections(corpus, entry),
-        "sections": [_section(corpus, corpus.entries[c], urls) for c in entry.children],
-    }
+def _section(corpus: Corpus, entry: Entry, urls: Urls) -> Section:
+    return Section.of(entry, urls, anchor=anchor_id(entry.id), html=entry.html,
+                      table=_table(entry, urls), collections=_collections(corpus, entry),
+                      sections=[_section(corpus, corpus.entries[c], urls)
+                                for c in entry.children])
 
 
 _ROW_KINDS = {
@@ -317,40 +330,33 @@ _ROW_KINDS = {
 }
 
 
-def _table(entry: Entry, urls: Urls) -> list[JSON] | None:
+def _table(entry: Entry, urls: Urls) -> list[TableRow] | None:
     if entry.table is None:
         return None
-    rows: list[JSON] = []
+    rows: list[TableRow] = []
     for row in entry.table:
         if not row.cells:
-            rows.append({"spacer": True})
+            rows.append(TableRow(spacer=True))
             continue
         colour = row.cells[0].colour
         kind, label = _ROW_KINDS[colour]
-        rows.append(
-            {
-                "spacer": False,
-                "colour": colour or "none",
-                "kind": kind,
-                "kind_label": label,
-                "html": " ".join(row.html),
-                "text": " ".join(cell.text for cell in row.cells),
-                "url": urls.entry(row.target, row.anchor) if row.target else None,
-                "anchor": None,
-            }
-        )
+        rows.append(TableRow(
+            spacer=False, colour=colour or "none", kind=kind, kind_label=label,
+            html=" ".join(row.html), text=" ".join(cell.text for cell in row.cells),
+            url=urls.entry(row.target, row.anchor) if row.target else None))
     return rows
 
 
-def settings_context(corpus: Corpus, owned: frozenset[str] | None, *, saved: bool) -> JSON:
+def settings_context(corpus: Corpus, owned: frozenset[str] | None, *,
+                     saved: bool) -> SettingsPage:
     """The owned-collections form: every collection a rule is tagged with (declared or
     not: a new code is choosable too), with whether it is ticked."""
-    return {
-        "collections": [
-            {"code": c.code, "name": c.name, "name_en": c.name_en, "declared": c.declared,
-             "owned": owned is None or c.code in owned}
+    return SettingsPage(
+        collections=[
+            CollectionChoice(code=c.code, name=c.name, name_en=c.name_en,
+                             declared=c.declared, owned=owned is None or c.code in owned)
             for c in corpus.tagged_collections
         ],
-        "everything": owned is None,
-        "saved": saved,
-    }
+        everything=owned is None,
+        saved=saved,
+    )

@@ -18,10 +18,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
 
 from app.errors import AppError
-from app.web.pages import render_page
 from app.web.responses import SafeJSONResponse
 from app.web.routing import allowed_methods
 from app.web.search_context import closest_entries
+from app.web.templating import render_page
+from app.web.views import ErrorAnswer, ErrorBody, TitleMatch
 
 log = logging.getLogger("app.web")
 
@@ -56,7 +57,7 @@ def _as_app_error(exc: Exception) -> AppError:
     return AppError(500, _MESSAGES[500])
 
 
-def _suggestions(request: Request) -> list[dict[str, object]]:
+def _suggestions(request: Request) -> list[TitleMatch]:
     """The closest entries to the last segment of a missing page's path."""
     segment = unquote(request.url.path.rstrip("/").rpartition("/")[2])
     library = getattr(request.app.state, "library", None)
@@ -69,7 +70,7 @@ def _suggestions(request: Request) -> list[dict[str, object]]:
         return []
 
 
-async def _gated_suggestions(request: Request) -> list[dict[str, object]]:
+async def _gated_suggestions(request: Request) -> list[TitleMatch]:
     """Suggestions when a search slot is free now; a busy server sends the 404 without them
     (the page is still right, only less helpful) rather than queueing or refusing it."""
     gate = getattr(request.app.state, "gate", None)
@@ -103,10 +104,10 @@ async def handle_error(request: Request, exc: Exception) -> Response:
         headers["allow"] = ", ".join(allowed_methods(request.app.router.routes, request.scope))
     suggestions = await _gated_suggestions(request) if error.status == 404 else []
     if wants_json(request):
-        body: dict[str, object] = {"status": error.status, "message": error.message}
-        if suggestions:
-            body["suggestions"] = suggestions
-        return SafeJSONResponse({"error": body}, status_code=error.status, headers=headers)
+        body = ErrorBody(status=error.status, message=error.message,
+                         suggestions=suggestions or None)
+        return SafeJSONResponse(ErrorAnswer(error=body).model_dump(exclude_none=True),
+                                status_code=error.status, headers=headers)
     context = {"status": error.status, "message": error.message, "suggestions": suggestions}
     html = render_page(request.app.state.templates, "error.html", context)
     return HTMLResponse(html, status_code=error.status, headers=headers)

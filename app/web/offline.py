@@ -5,15 +5,14 @@ No web framework here: the routes wrap these values in responses.
 
 from __future__ import annotations
 
-from typing import Any
-
 from jinja2 import Environment
 
 from app.corpus.hangul import choseong
 from app.corpus.models import Corpus
 from app.corpus.normalize import compact
 from app.urls import Urls
-from app.web.pages import make_environment
+from app.web.templating import make_environment
+from app.web.views import ManifestIcon, TitleItem, Titles, WebManifest
 
 #: Brand colours, shared with static/style.css.
 THEME_COLOUR = "#1d5c3f"
@@ -23,45 +22,42 @@ SHELL_ASSETS = ("style.css", "search.js", "app.js", "theme.js", "app-icon.svg", 
                 "analysis.js", "matching.js", "engine.js")
 
 
-def titles(corpus: Corpus, urls: Urls) -> dict[str, Any]:
+def titles(corpus: Corpus, urls: Urls) -> Titles:
     """Every entry's title, URL, compact form and initial consonants, for offline matching."""
-    return {
-        "version": corpus.version,
-        "titles": [
-            {
-                "title": e.title,
-                "url": urls.entry(e.id),
-                "key": compact(e.title),
-                "initials": choseong(compact(e.title)),
-                "context": corpus.game(e.game).short + " · " + (
-                    corpus.entries[e.parent].title if e.parent
-                    else (s.spec.title if (s := corpus.source(e.source)) else "")),
-            }
-            for e in corpus
-        ],
-    }
+    return Titles(version=corpus.version, titles=[
+        TitleItem(
+            title=e.title,
+            url=urls.entry(e.id),
+            key=compact(e.title),
+            initials=choseong(compact(e.title)),
+            context=corpus.game(e.game).short + " · " + (
+                corpus.entries[e.parent].title if e.parent
+                else (s.spec.title if (s := corpus.source(e.source)) else "")),
+        )
+        for e in corpus
+    ])
 
 
-def manifest(urls: Urls) -> dict[str, Any]:
+def manifest(urls: Urls) -> WebManifest:
     """The web app manifest: installable, with a Korean name and our own icons."""
-    return {
-        "name": "룰사전: 아컴호러·엘드리치 호러 규칙",
-        "short_name": "룰사전",
-        "description": "아컴호러 카드게임과 엘드리치 호러의 한국어 규칙 사전",
-        "lang": "ko",
-        "dir": "ltr",
-        "id": urls.home(),
-        "start_url": urls.home(),
-        "scope": urls.home(),
-        "display": "standalone",
-        "background_color": BACKGROUND,
-        "theme_color": THEME_COLOUR,
-        "icons": [
-            {"src": urls.static("icon-192.png"), "sizes": "192x192", "type": "image/png"},
-            {"src": urls.static("icon-512.png"), "sizes": "512x512", "type": "image/png"},
-            {"src": urls.static("app-icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+    return WebManifest(
+        name="룰사전: 아컴호러·엘드리치 호러 규칙",
+        short_name="룰사전",
+        description="아컴호러 카드게임과 엘드리치 호러의 한국어 규칙 사전",
+        lang="ko",
+        dir="ltr",
+        id=urls.home(),
+        start_url=urls.home(),
+        scope=urls.home(),
+        display="standalone",
+        background_color=BACKGROUND,
+        theme_color=THEME_COLOUR,
+        icons=[
+            ManifestIcon(src=urls.static("icon-192.png"), sizes="192x192", type="image/png"),
+            ManifestIcon(src=urls.static("icon-512.png"), sizes="512x512", type="image/png"),
+            ManifestIcon(src=urls.static("app-icon.svg"), sizes="any", type="image/svg+xml"),
         ],
-    }
+    )
 
 
 def service_worker(corpus: Corpus, urls: Urls, code_version: str,

@@ -9,7 +9,7 @@ render it as HTML or JSON.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 from urllib.parse import parse_qs
 
 from fastapi import APIRouter, Query, Request
@@ -25,10 +25,23 @@ from app.web.cache import accepts_gzip
 from app.web.etags import etag_matches
 from app.web.hosts import public_base
 from app.web.inputs import OWNED_COOKIE, known_collections, owned_of
-from app.web.pages import render_page
 from app.web.responses import SafeJSONResponse
 from app.web.routing import Cache, Route, matches_a_route
 from app.web.state import Library
+from app.web.templating import render_page
+from app.web.views import (
+    EntryPage,
+    ErrorAnswer,
+    Health,
+    Ready,
+    SearchResults,
+    SourcePage,
+    SourceSummary,
+    Suggestions,
+    Titles,
+    View,
+    WebManifest,
+)
 
 __all__ = ["ROUTES", "add_routes"]
 
@@ -51,10 +64,13 @@ def _base(request: Request) -> str:
     return public_base(request.scope, request.app.state.settings.public_base_url)
 
 
-def _page(request: Request, template: str, data: dict[str, Any], canonical: str) -> Response:
-    """Render a page; `canonical` (a path) becomes the absolute canonical and preview URL."""
+def _page(request: Request, template: str, data: View | None, canonical: str,
+          **extra: object) -> Response:
+    """Render a page from its view (the templates read its fields); `canonical` (a path)
+    becomes the absolute canonical and preview URL."""
     urls, base = _urls(request), _base(request)
-    page = {**data, "canonical": urls.absolute(canonical, base),
+    page = {**(data.template_context() if data is not None else {}), **extra,
+            "canonical": urls.absolute(canonical, base),
             "icon_url": urls.absolute(urls.static("icon-512.png"), base),
             # The absolute form of any of the app's paths (links people copy and share).
             "absolute": lambda path: urls.absolute(path, base)}
@@ -110,7 +126,7 @@ def search_page(
     data = search_context.search_page_context(
         lib.corpus, lib.index, urls, q, game=game, source=source, page=page,
         owned=_owned(request), as_typed=bool(typed))
-    return _page(request, "search.html", data, urls.search(data["query"]))
+    return _page(request, "search.html", data, urls.search(data.query))
 
 
 def go(request: Request, text: str) -> Response:
@@ -135,8 +151,7 @@ def settings_page(request: Request, saved: str = "") -> Response:
     urls = _urls(request)
     data = context.settings_context(_library(request).corpus, _owned(request),
                                     saved=bool(saved))
-    response = _page(request, "settings.html", {**data, "form_marker": SETTINGS_FORM},
-                     urls.settings())
+    response = _page(request, "settings.html", data, urls.settings(), form_marker=SETTINGS_FORM)
     # The form shows this visitor's own choice: no shared cache may keep it.
     response.headers["cache-control"] = "private, no-cache"
     return response
@@ -173,7 +188,7 @@ async def save_settings(request: Request) -> Response:
 def offline_page(request: Request) -> Response:
     """The page the service worker shows for searches while offline (titles only)."""
     urls = _urls(request)
-    return _page(request, "offline.html", {}, urls.home())
+    return _page(request, "offline.html", None, urls.home())
 
 
 def trailing_slash(request: Request, rest: str) -> Response:
@@ -194,12 +209,12 @@ def trailing_slash(request: Request, rest: str) -> Response:
 # --- JSON API -------------------------------------------------------------------------------
 
 def api_sources(request: Request) -> Response:
-    """`[{id, title, game, entries}]`."""
+    """Every source, in the manifest's order."""
     return SafeJSONResponse(context.sources_context(_library(request).corpus, _urls(request)))
 
 
 def api_source(request: Request, source_id: str) -> Response:
-    """`{id, title, game, entries: [{id, title, parent}]}` in reading order."""
+    """A source: its entries in reading order, its index and table of contents."""
     data = context.source_context(_library(request).corpus, source_id, _urls(request))
     return SafeJSONResponse(data)
 
@@ -221,7 +236,7 @@ def api_search(
     offset: Annotated[int, Query(ge=0, le=1000)] = 0,
     typed: Annotated[str, Query(max_length=1)] = "",
 ) -> Response:
-    """`{query, total, results: [{id, title, source, game, url, snippet, path}], notices}`."""
+    """One page of search results, with what the search changed in the query."""
     lib = _library(request)
     return SafeJSONResponse(search_context.search_results(
         lib.corpus, lib.index, _urls(request), q, game=game, source=source,
@@ -229,7 +244,7 @@ def api_search(
 
 
 def api_suggest(request: Request, q: str = "") -> Response:
-    """`{query, suggestions: [{id, title, url, context}]}`: the best titles, as the player types."""
+    """The best titles for what the player has typed so far."""
     lib = _library(request)
     return SafeJSONResponse(
         search_context.suggest_context(lib.corpus, lib.index, _urls(request), q))
@@ -273,7 +288,7 @@ def service_worker(request: Request) -> Response:
 def api_reference_page(request: Request) -> Response:
     """The JSON API's reference, from the app's own OpenAPI schema (no CDN, no scripts)."""
     data = api_docs.api_reference(request.app.openapi())
-    return _page(request, "api.html", data, _urls(request).path("/api"))
+    return _page(request, "api.html", None, _urls(request).path("/api"), **data)
 
 
 # --- Crawlers ---------------------------------------------------------------------------------
@@ -315,13 +330,13 @@ async def static_file(request: Request, name: str) -> Response:
 
 async def healthz(request: Request) -> Response:
     """The process is alive (answered on the event loop: never queued behind searches)."""
-    return SafeJSONResponse({"status": "ok"}, headers={"cache-control": "no-store"})
+    return SafeJSONResponse(Health(status="ok"), headers={"cache-control": "no-store"})
 
 
 async def readyz(request: Request) -> Response:
     """The corpus and its index are loaded and can be served."""
     lib = _library(request)
-    return SafeJSONResponse({"status": "ready", "version": lib.version, "entries": len(lib.corpus)},
+    return SafeJSONResponse(Ready(status="ready", version=lib.version, entries=len(lib.corpus)),
                             headers={"cache-control": "no-store"})
 
 
@@ -334,7 +349,7 @@ _OWNED_PAGE = Cache(owned=True)
 _SEARCH = ("q", "game", "source", "typed")
 
 ROUTES: tuple[Route, ...] = (
-    #     path                        handler          methods  api / cache / expensive
+    #     path                        handler          methods  cache / expensive / model
     Route("/", home_page, GET, cache=_PAGE),
     Route("/sources/{source_id}", source_page, GET, cache=_OWNED_PAGE),
     Route("/rules/{entry_id:path}", entry_page, GET, cache=_OWNED_PAGE),
@@ -346,22 +361,26 @@ ROUTES: tuple[Route, ...] = (
     Route("/settings", save_settings, POST),
     Route("/offline", offline_page, GET, cache=_PAGE),
     Route("/api", api_reference_page, GET, cache=_PAGE),
-    Route("/api/sources", api_sources, GET, api=True, cache=_PAGE),
-    Route("/api/sources/{source_id}", api_source, GET, api=True, cache=_PAGE),
-    Route("/api/entries/{entry_id:path}", api_entry, GET, api=True, cache=_PAGE),
-    Route("/api/search", api_search, GET, api=True,
-          cache=Cache((*_SEARCH, "limit", "offset"), owned=True), expensive=True),
-    Route("/api/suggest", api_suggest, GET, api=True, cache=Cache(("q",)), expensive=True),
-    Route("/api/titles", api_titles, GET, api=True, cache=_PAGE),
+    Route("/api/sources", api_sources, GET, cache=_PAGE, model=list[SourceSummary]),
+    Route("/api/sources/{source_id}", api_source, GET, cache=_PAGE,
+          model=SourcePage),
+    Route("/api/entries/{entry_id:path}", api_entry, GET, cache=_PAGE,
+          model=EntryPage),
+    Route("/api/search", api_search, GET,
+          cache=Cache((*_SEARCH, "limit", "offset"), owned=True), expensive=True,
+          model=SearchResults),
+    Route("/api/suggest", api_suggest, GET, cache=Cache(("q",)), expensive=True,
+          model=Suggestions),
+    Route("/api/titles", api_titles, GET, cache=_PAGE, model=Titles),
     Route("/search-{part}.json", client_search, GET, cache=_PAGE),
-    Route("/manifest.webmanifest", manifest, GET),
-    Route("/sw.js", service_worker, GET),
+    Route("/manifest.webmanifest", manifest, GET, model=WebManifest),
+    Route("/sw.js", service_worker, GET, cache=_PAGE),
     Route("/static/{name:path}", static_file, GET),
     Route("/robots.txt", robots, GET, cache=_PAGE),
     Route("/sitemap.xml", sitemap, GET, cache=_PAGE),
     Route("/favicon.ico", favicon, GET),
-    Route("/healthz", healthz, GET),
-    Route("/readyz", readyz, GET),
+    Route("/healthz", healthz, GET, model=Health),
+    Route("/readyz", readyz, GET, model=Ready),
     Route("/{rest:path}/", trailing_slash, GET),
 )
 
@@ -374,10 +393,22 @@ def add_routes(router: APIRouter) -> None:
     methods would give two operations the same operationId.
     """
     for route in ROUTES:
-        response_class = SafeJSONResponse if route.api else HTMLResponse
+        json = route.model is not None
         for method in route.methods:
             router.add_api_route(
-                route.path, route.handler, methods=[method], response_class=response_class,
-                include_in_schema=route.api and method != "HEAD",
+                route.path, route.handler, methods=[method],
+                response_class=SafeJSONResponse if json else HTMLResponse,
+                # Declared for the schema only: handlers return their response themselves.
+                response_model=route.model,
+                responses=_ERRORS if json else None,
+                include_in_schema=json and method != "HEAD",
                 name=f"{route.handler.__name__}_{method.lower()}",
             )
+
+
+#: Every JSON route's errors, as `app.web.errors` sends them (this also replaces FastAPI's own
+#: 422 schema, which is not what the error handler answers).
+_ERRORS: dict[int | str, dict[str, object]] = {
+    "4XX": {"model": ErrorAnswer, "description": "The request was refused (JSON error)."},
+    "5XX": {"model": ErrorAnswer, "description": "The server failed (JSON error)."},
+}

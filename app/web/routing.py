@@ -39,12 +39,13 @@ class Route:
     path: str
     handler: Callable[..., Any]
     methods: tuple[str, ...]
-    #: Part of the JSON API: in the OpenAPI schema, errors as JSON.
-    api: bool = False
     #: None: never stored by the response cache, no ETag from it.
     cache: Cache | None = None
     #: Search work: run through admission control (a bounded number at a time).
     expensive: bool = False
+    #: The JSON answer's type (a view from `app.web.views`, or a list of one): declared in the
+    #: OpenAPI schema. Every JSON route has one; HTML pages have none.
+    model: Any = None
 
 
 #: Where the row a request matched is kept in its scope (set by `RouteMiddleware`).

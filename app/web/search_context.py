@@ -11,7 +11,20 @@ from app.search import Hit, SearchIndex
 from app.search.query import clean
 from app.search.searcher import Results
 from app.urls import Urls
-from app.web.context import JSON, entry_points
+from app.web.context import entry_points, path_of
+from app.web.views import (
+    Choice,
+    ChooserPage,
+    GameChoice,
+    Notice,
+    SearchHit,
+    SearchPage,
+    SearchResults,
+    SourceChoice,
+    SourceLink,
+    Suggestions,
+    TitleMatch,
+)
 
 PAGE_SIZE = 10
 MAX_PAGE = 100
@@ -36,8 +49,8 @@ def search_results(
     corpus: Corpus, index: SearchIndex, urls: Urls, query: str, *, game: str = "",
     source: str = "", limit: int = PAGE_SIZE, offset: int = 0,
     owned: frozenset[str] | None = None, as_typed: bool = False,
-) -> JSON:
-    """`{query, total, results: [{id, title, source, game, url, snippet, path}], suggestion}`.
+) -> SearchResults:
+    """One page of results for `query`, with what the search changed in it.
 
     With `owned` collections, rules for other collections rank last and are marked; the
     index reorders its whole ranking before cutting the page, so paging and `total` hold.
@@ -56,103 +69,96 @@ def search_results(
                                demote=not_owned if owned is not None else None,
                                as_typed=as_typed)
         hits = list(results.hits)
-    items: list[JSON] = []
+    items: list[SearchHit] = []
     for hit in hits:
         entry = corpus.entries[hit.id]
         spec = corpus.source(entry.source)
         assert spec is not None
-        items.append({
-            "id": entry.id,
-            "title": entry.title,
-            "source": entry.source,
-            "game": entry.game,
-            "url": urls.entry(entry.id),
-            "snippet": hit.snippet,
-            "path": [{"id": p.id, "title": p.title} for p in corpus.path(entry)],
-            "title_html": entry.title_html,
-            "source_title": spec.spec.title,
-            "game_name": corpus.game(entry.game).name,
-            "game_short": corpus.game(entry.game).short,
-            "lang": entry.lang,
-            "not_owned": is_hidden(entry.cycles, owned),
-        })
+        items.append(SearchHit.of(
+            entry, urls, source=entry.source, game=entry.game, snippet=hit.snippet,
+            path=path_of(corpus, entry), source_title=spec.spec.title,
+            game_name=corpus.game(entry.game).name, game_short=corpus.game(entry.game).short,
+            lang=entry.lang, not_owned=is_hidden(entry.cycles, owned)))
     suggestion = results.suggestion if results else None
-    return {
-        "query": query,
-        "total": results.total if results else 0,
-        "results": items,
-        "suggestion": suggestion,
-        "suggestion_url": urls.search(suggestion, game=game, source=source) if suggestion else None,
+    return SearchResults(
+        query=query,
+        total=results.total if results else 0,
+        results=items,
+        suggestion=suggestion,
+        suggestion_url=urls.search(suggestion, game=game, source=source) if suggestion else None,
         # "…을 찾으셨나요?": the particle the suggested title takes.
-        "suggestion_particle": with_particle(suggestion, "을")[len(suggestion):]
+        suggestion_particle=with_particle(suggestion, "을")[len(suggestion):]
         if suggestion else "",
-        "notices": _notices(results, urls, game, source) if results else [],
-        "as_typed": as_typed,
-        "no_results": f"{with_particle(f'“{query}”', '와')} 일치하는 항목이 없습니다."
+        notices=_notices(results, urls, game, source) if results else [],
+        as_typed=as_typed,
+        no_results=f"{with_particle(f'“{query}”', '와')} 일치하는 항목이 없습니다."
         if query else "",
-    }
+    )
 
 
-def _notices(results: Results, urls: Urls, game: str, source: str) -> list[JSON]:
+def _notices(results: Results, urls: Urls, game: str, source: str) -> list[Notice]:
     """What the search changed in the query, said plainly: the official term a player's word
     stands for, and a typo correction with a link to search the words as typed."""
-    found: list[JSON] = []
+    found: list[Notice] = []
     for typed, official in dict.fromkeys(results.synonyms):
-        found.append({"kind": "synonym", "typed": typed, "official": official,
-                      "text": f"‘{typed}’ → 공식 용어 ‘{official}’", "url": None, "link": None})
+        found.append(Notice(kind="synonym", typed=typed, official=official,
+                            text=f"‘{typed}’ → 공식 용어 ‘{official}’", url=None, link=None))
     for typed, english, official in dict.fromkeys(results.loanwords):
         text = (f"‘{typed}’ → 공식 용어 ‘{official}’" if official
                 else f"{with_particle(f'‘{typed}’', '을')} ‘{english}’"
                      f"{with_particle(english, '으로')[len(english):]} 찾았습니다")
-        found.append({"kind": "loanword", "typed": typed, "official": official or english,
-                      "text": text, "url": None, "link": None})
+        found.append(Notice(kind="loanword", typed=typed, official=official or english,
+                            text=text, url=None, link=None))
     if results.corrected:
         typed = results.query
-        found.append({
-            "kind": "correction", "typed": typed, "official": results.corrected,
-            "text": f"‘{typed}’ 결과가 없어 "
-                    f"{with_particle(f'‘{results.corrected}’', '으로')} 찾았습니다",
-            "url": urls.search(typed, game=game, source=source, typed="1"),
-            "link": f"‘{typed}’ 그대로 찾기",
-        })
+        found.append(Notice(
+            kind="correction", typed=typed, official=results.corrected,
+            text=f"‘{typed}’ 결과가 없어 "
+                 f"{with_particle(f'‘{results.corrected}’', '으로')} 찾았습니다",
+            url=urls.search(typed, game=game, source=source, typed="1"),
+            link=f"‘{typed}’ 그대로 찾기",
+        ))
     return found
 
 
 def search_page_context(
     corpus: Corpus, index: SearchIndex, urls: Urls, query: str, *, game: str, source: str,
     page: int, owned: frozenset[str] | None = None, as_typed: bool = False,
-) -> JSON:
+) -> SearchPage:
     """The results page: one page of results, filters and pagination links."""
     data = search_results(corpus, index, urls, query, game=game, source=source,
                           limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE, owned=owned,
                           as_typed=as_typed)
     typed = "1" if as_typed else ""
-    pages = min(MAX_PAGE, -(-data["total"] // PAGE_SIZE))
-    q = data["query"]
-    return {
-        **data,
-        "game": game,
-        "source": source,
-        "page": page,
-        "pages": pages,
-        "prev_url": urls.search(q, game=game, source=source, page=page - 1, typed=typed)
+    pages = min(MAX_PAGE, -(-data.total // PAGE_SIZE))
+    q = data.query
+    points = entry_points(corpus, urls)
+    return SearchPage(
+        **dict(data),
+        game=game,
+        source=source,
+        page=page,
+        pages=pages,
+        prev_url=urls.search(q, game=game, source=source, page=page - 1, typed=typed)
         if page > 1 else None,
-        "next_url": urls.search(q, game=game, source=source, page=page + 1, typed=typed)
+        next_url=urls.search(q, game=game, source=source, page=page + 1, typed=typed)
         if page < pages else None,
-        "games": [{"id": g.id, "name": g.name} for g in corpus.games],
-        "sources": [{"id": s.id, "title": s.spec.title, "game": s.spec.game}
-                    for s in corpus.sources],
-        "first": (page - 1) * PAGE_SIZE + 1,
+        games=[GameChoice(id=g.id, name=g.name) for g in corpus.games],
+        sources=[SourceChoice(id=s.id, title=s.spec.title, game=s.spec.game)
+                 for s in corpus.sources],
+        first=(page - 1) * PAGE_SIZE + 1,
         # With nothing asked yet: where players usually go, and what the box understands.
-        **(entry_points(corpus, urls) if not q else {"timing": [], "quick": []}),
-        "source_links": [] if q else [
-            {"title": s.spec.title, "url": urls.source(s.id)} for s in corpus.sources
+        timing=[] if q else points.timing,
+        quick=[] if q else points.quick,
+        timing_url=points.timing_url,
+        source_links=[] if q else [
+            SourceLink(title=s.spec.title, url=urls.source(s.id)) for s in corpus.sources
             if s.spec.translation_of is None],
-    }
+    )
 
 
-def suggest_context(corpus: Corpus, index: SearchIndex, urls: Urls, query: str) -> JSON:
-    """`{query, suggestions: [{id, title, url, context}]}` for search as you type."""
+def suggest_context(corpus: Corpus, index: SearchIndex, urls: Urls, query: str) -> Suggestions:
+    """The best titles for what has been typed so far (search as you type)."""
     query = clean_query(query)
     ids = index.suggest(query) if query else []
     suggestions = []
@@ -162,20 +168,16 @@ def suggest_context(corpus: Corpus, index: SearchIndex, urls: Urls, query: str) 
         spec = corpus.source(entry.source)
         assert spec is not None
         # Two games share titles (특성, 파멸): the context names the game first.
-        suggestions.append({
-            "id": entry.id,
-            "title": entry.title,
-            "url": urls.entry(entry.id),
-            "game": entry.game,
-            "context": f"{corpus.game(entry.game).short} · "
-                       f"{parent.title if parent else spec.spec.title}",
-        })
-    return {"query": query, "suggestions": suggestions}
+        suggestions.append(TitleMatch.of(
+            entry, urls, game=entry.game,
+            context=f"{corpus.game(entry.game).short} · "
+                    f"{parent.title if parent else spec.spec.title}"))
+    return Suggestions(query=query, suggestions=suggestions)
 
 
 def closest_entries(
     corpus: Corpus, index: SearchIndex, urls: Urls, text: str, *, limit: int = 5
-) -> list[JSON]:
+) -> list[TitleMatch]:
     """Entries that a missing id or title most likely meant, for 404 pages.
 
     `Attack_of_Oportunity` and `틈세 공격` both lead to 틈새 공격: ids are English names the
@@ -191,8 +193,7 @@ def closest_entries(
         entry = corpus.entries[entry_id]
         spec = corpus.source(entry.source)
         assert spec is not None
-        found.append({"id": entry.id, "title": entry.title, "url": urls.entry(entry.id),
-                      "context": spec.spec.title})
+        found.append(TitleMatch.of(entry, urls, game=entry.game, context=spec.spec.title))
     return found
 
 
@@ -230,13 +231,13 @@ def confident_match(corpus: Corpus, index: SearchIndex, text: str) -> str | None
     return found[0] if len(found) == 1 else None
 
 
-def chooser_context(corpus: Corpus, urls: Urls, text: str, ids: list[str]) -> JSON:
+def chooser_context(corpus: Corpus, urls: Urls, text: str, ids: list[str]) -> ChooserPage:
     """The small page `/go/` shows when its best matches tie: each with game and place."""
-    return {"query": clean_query(text.replace("_", " ")), "choices": [
-        {"id": i, "title": corpus.entries[i].title, "title_html": corpus.entries[i].title_html,
-         "url": urls.entry(i), "game_name": corpus.game(corpus.entries[i].game).name,
-         "game": corpus.entries[i].game,
-         "context": " › ".join([src.spec.title if (src := corpus.source(
-             corpus.entries[i].source)) else "", *(p.title for p in corpus.path(
-                 corpus.entries[i]))])}
-        for i in ids]}
+    choices = []
+    for entry in (corpus.entries[i] for i in ids):
+        source = corpus.source(entry.source)
+        place = [source.spec.title if source else "", *(p.title for p in corpus.path(entry))]
+        choices.append(Choice.of(entry, urls, game=entry.game,
+                                 game_name=corpus.game(entry.game).name,
+                                 context=" › ".join(place)))
+    return ChooserPage(query=clean_query(text.replace("_", " ")), choices=choices)

@@ -43,6 +43,20 @@ def test_copy_link_copies_the_absolute_url_of_an_entry_and_a_subsection(
     expect(page.locator("h1")).to_be_visible()
 
 
+def test_the_system_theme_is_followed_until_the_player_chooses(context: BrowserContext) -> None:
+    page = context.new_page()
+    page.emulate_media(color_scheme="light")
+    page.goto("/rules/Attack_of_Opportunity")
+    light = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    page.emulate_media(color_scheme="dark")  # the phone switches to night mode
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") != light
+    page.locator("#theme-toggle").click()  # the player's own choice wins from now on
+    page.emulate_media(color_scheme="dark")
+    expect(page.locator("html")).to_have_attribute("data-theme", "light")
+    page.close()
+
+
 def test_dark_mode_toggle_is_remembered_across_reloads(context: BrowserContext) -> None:
     page = context.new_page()
     page.emulate_media(color_scheme="light")

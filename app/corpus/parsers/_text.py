@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from app.corpus.markup import escape_md, title_link
 from app.corpus.models import RawEntry, SourceSpec
 from app.corpus.normalize import slugify
+from app.corpus.parsers._markup import escape_md, title_link
 
 # Spaces the data uses besides ' ': NBSP (blog), zero-width space (PDF copy-paste).
 _ODD_SPACES = re.compile(r"[\u00a0\u200b\ufeff]")

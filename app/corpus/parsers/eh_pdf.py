@@ -41,8 +41,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from app.corpus.markup import escape_md, title_link
 from app.corpus.models import GameSpec, RawEntry, SourceSpec
+from app.corpus.parsers._markup import escape_md, title_link
 from app.corpus.parsers._text import (
     Builder,
     Node,

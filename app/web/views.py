@@ -1,0 +1,504 @@
+"""The typed contracts of every page and JSON answer: one pydantic model per payload.
+
+`app.web.context` and `app.web.search_context` build these; the routes render them as HTML
+(the templates read their fields) or return them as JSON, and declare them on the route table,
+so `/openapi.json` describes exactly what is sent. A field added here appears in the page's
+data, the JSON and the schema at once.
+
+Entry summaries are built in one place, `EntryLink.of`, for every model that extends it.
+No web framework here (pydantic is only the data model).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Self
+
+from pydantic import BaseModel, ConfigDict, computed_field
+
+from app.corpus.models import Entry
+from app.urls import Urls
+
+
+class View(BaseModel):
+    """Base of every payload: immutable, and no field that the schema does not declare."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    def template_context(self) -> dict[str, Any]:
+        """The fields (computed ones included) as a template's variables, values kept typed."""
+        names = [*type(self).model_fields, *type(self).model_computed_fields]
+        return {name: getattr(self, name) for name in names}
+
+
+# --- Entries, as they are linked from everywhere -------------------------------------------
+
+class EntryLink(View):
+    """The smallest entry summary: what a link to an entry needs."""
+
+    id: str
+    title: str
+    url: str
+
+    @classmethod
+    def of(cls, entry: Entry, urls: Urls, **extra: Any) -> Self:
+        """This summary of `entry`; `extra` gives the fields a subclass adds.
+
+        The one place an entry becomes a summary: every model below that links to an entry
+        extends this one and is built through here.
+        """
+        fields: dict[str, Any] = {"id": entry.id, "title": entry.title,
+                                  "url": urls.entry(entry.id)}
+        if "title_html" in cls.model_fields:
+            fields["title_html"] = entry.title_html
+        return cls(**fields, **extra)
+
+
+class EntryRef(EntryLink):
+    """An entry link with its title as HTML (icons drawn): breadcrumbs, backlinks, indexes."""
+
+    title_html: str
+
+
+class PathStep(View):
+    """One ancestor of an entry, outermost first (the API's `path`)."""
+
+    id: str
+    title: str
+
+
+class CollectionTag(View):
+    """A collection an entry is tagged with; `declared` is false for a code the data's
+    collection list does not name (shown as its code)."""
+
+    code: str
+    name: str
+    declared: bool
+
+
+# --- Sources and their indexes ---------------------------------------------------------------
+
+class SourceFields(View):
+    """What every view of a source says about it."""
+
+    id: str
+    title: str
+    game: str
+    game_name: str
+    lang: str
+    translation_of: str | None
+    url: str
+
+
+class SourceSummary(SourceFields):
+    """A source in a list; `entries` is its number of entries."""
+
+    entries: int
+
+
+class SourceEntry(View):
+    """An entry of a source in reading order, with its parent's id."""
+
+    id: str
+    title: str
+    parent: str | None
+
+
+class TreeNode(EntryRef):
+    """An entry in a source's index or table of contents, with the entries under it."""
+
+    children: list[TreeNode]
+    alias: str | None
+    #: The title shortened for an index (FAQ questions are long).
+    label: str
+    #: The parent's title, when the entry is not at the top.
+    context: str | None
+    collections: list[str]
+
+
+class Letter(View):
+    """One key of the index's jump list (초성 or A–Z) and whether any term starts with it."""
+
+    letter: str
+    present: bool
+
+
+class IndexGroup(View):
+    """The index terms under one initial."""
+
+    letter: str
+    terms: list[TreeNode]
+
+
+class HiddenRef(EntryRef):
+    """A rule left out of the indexes because it belongs to collections not owned."""
+
+    collections: list[str]
+
+
+class SourcePage(SourceFields):
+    """A source's entries in reading order, its 가나다 index and its table of contents."""
+
+    entries: list[SourceEntry]
+    letters: list[Letter]
+    index: list[IndexGroup]
+    contents: list[TreeNode]
+    hidden: list[HiddenRef]
+    shown_count: int
+    settings_url: str
+
+
+# --- One entry -------------------------------------------------------------------------------
+
+class TableRow(View):
+    """A row of a timing table, as the guide prints it: a framework step (`step`, grey box
+    with its number), a player window (`window`), a transition (`transition`), a phase
+    `header`, or a `spacer` between groups (then only `spacer` is set)."""
+
+    spacer: bool
+    colour: str = ""
+    kind: str = ""
+    kind_label: str = ""
+    html: str = ""
+    text: str = ""
+    #: The entry that explains the row, with the section anchor.
+    url: str | None = None
+    #: The row's own anchor on /timing (phase headers: the jump list's targets).
+    anchor: str | None = None
+
+
+class Section(EntryRef):
+    """A sub-section of an entry page, rendered in place."""
+
+    anchor: str
+    html: str
+    table: list[TableRow] | None
+    collections: list[CollectionTag]
+    sections: list[Section]
+
+
+class Translation(EntryRef):
+    """The entry in another language, with its text (the page shows it without a request)."""
+
+    lang: str
+    html: str
+    lang_name: str
+    source_title: str
+
+
+class EntryPage(View):
+    """An entry: its first fields are the API's entry contract (see the README), the rest is
+    what the page adds (names, URLs, rendered sub-sections)."""
+
+    id: str
+    title: str
+    source: str
+    game: str
+    url: str
+    parent: str | None
+    path: list[PathStep]
+    children: list[str]
+    text: str
+    html: str
+    links_to: list[str]
+    linked_from: list[str]
+    cycles: list[str]
+    lang: str
+    translations: list[Translation]
+    title_html: str
+    source_title: str
+    source_url: str
+    game_name: str
+    breadcrumb: list[EntryRef]
+    collections: list[CollectionTag]
+    table: list[TableRow] | None
+    sections: list[Section]
+    backlinks: list[EntryRef]
+    prev: EntryRef | None
+    next: EntryRef | None
+    placeholder: bool
+    #: A FAQ question as title: set smaller, so the answer still shows first.
+    long_title: bool
+    #: The link preview's text (the rule's first sentence).
+    description: str
+    #: The rule belongs to collections the visitor does not own (shown, with a note).
+    not_owned: bool
+    settings_url: str
+
+
+# --- Home and timing -------------------------------------------------------------------------
+
+class GameSources(View):
+    """A game and its sources, on the home page."""
+
+    id: str
+    name: str
+    sources: list[SourceSummary]
+
+
+class TimingLink(EntryRef):
+    """A timing table on the home page, with its number of framework steps."""
+
+    steps: int
+
+
+class QuickLink(EntryRef):
+    """A page a game declares as often opened at the table."""
+
+    game_name: str
+
+
+class EntryPoints(View):
+    """Where players usually go: the timing tables and each game's quick links."""
+
+    timing: list[TimingLink]
+    quick: list[QuickLink]
+    timing_url: str
+
+
+class HomePage(EntryPoints):
+    """The sources per game, the entry points and the data version."""
+
+    games: list[GameSources]
+    entries: int
+    version: str
+
+
+class Phase(View):
+    """A phase header of a timing table, for the jump list."""
+
+    title: str
+    anchor: str
+
+
+class TimingTable(EntryRef):
+    """One timing table on /timing."""
+
+    lang: str
+    table: list[TableRow]
+    anchor: str
+    phases: list[Phase]
+
+
+class TimingSource(SourceSummary):
+    """A source and the timing tables it holds."""
+
+    tables: list[TimingTable]
+
+
+class TimingPage(View):
+    """Every timing table, grouped by source, with the data's date for print."""
+
+    sources: list[TimingSource]
+    updated: str
+    url: str
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def tables(self) -> list[TimingTable]:
+        """Every table, across sources (the page's jump list)."""
+        return [t for s in self.sources for t in s.tables]
+
+
+# --- Search ----------------------------------------------------------------------------------
+
+class SearchHit(EntryRef):
+    """One search result."""
+
+    source: str
+    game: str
+    snippet: str
+    path: list[PathStep]
+    source_title: str
+    game_name: str
+    game_short: str
+    lang: str
+    not_owned: bool
+
+
+class Notice(View):
+    """Something the search changed in the query, said plainly: `synonym` and `loanword`
+    (a player's word → the official term) or `correction` (with a link to search as typed)."""
+
+    kind: str
+    typed: str
+    official: str
+    text: str
+    url: str | None
+    link: str | None
+
+
+class SearchResults(View):
+    """One page of results for a query (the JSON API's answer)."""
+
+    query: str
+    total: int
+    results: list[SearchHit]
+    suggestion: str | None
+    suggestion_url: str | None
+    #: The particle the suggested title takes in "…을 찾으셨나요?".
+    suggestion_particle: str
+    notices: list[Notice]
+    as_typed: bool
+    no_results: str
+
+
+class SourceChoice(View):
+    """A source in the search page's filter."""
+
+    id: str
+    title: str
+    game: str
+
+
+class SourceLink(View):
+    """A source's index, offered on the empty search page."""
+
+    title: str
+    url: str
+
+
+class GameChoice(View):
+    """A game in the search page's filter."""
+
+    id: str
+    name: str
+
+
+class SearchPage(SearchResults):
+    """The results page: results, filters, pagination, and the entry points when empty."""
+
+    game: str
+    source: str
+    page: int
+    pages: int
+    prev_url: str | None
+    next_url: str | None
+    games: list[GameChoice]
+    sources: list[SourceChoice]
+    first: int
+    timing: list[TimingLink]
+    quick: list[QuickLink]
+    timing_url: str
+    source_links: list[SourceLink]
+
+
+class TitleMatch(EntryLink):
+    """A title that matches what was typed (suggestions, and 404 pages' closest entries)."""
+
+    game: str
+    #: Where the entry sits: game and parent or source.
+    context: str
+
+
+class Suggestions(View):
+    """Search as you type."""
+
+    query: str
+    suggestions: list[TitleMatch]
+
+
+class Choice(EntryRef):
+    """One of the tied matches `/go/` lets the player choose from."""
+
+    game: str
+    game_name: str
+    context: str
+
+
+class ChooserPage(View):
+    """The page `/go/` shows when its best matches tie."""
+
+    query: str
+    choices: list[Choice]
+
+
+# --- Settings, errors, operations --------------------------------------------------------------
+
+class CollectionChoice(View):
+    """A collection on the settings form, ticked when owned."""
+
+    code: str
+    name: str
+    name_en: str
+    declared: bool
+    owned: bool
+
+
+class SettingsPage(View):
+    """The owned-collections form."""
+
+    collections: list[CollectionChoice]
+    everything: bool
+    saved: bool
+
+
+class ErrorBody(View):
+    """What went wrong; a 404 adds the entries the address most likely meant."""
+
+    status: int
+    message: str
+    suggestions: list[TitleMatch] | None = None
+
+
+class ErrorAnswer(View):
+    """Every JSON error: `{"error": {status, message[, suggestions]}}`."""
+
+    error: ErrorBody
+
+
+class Health(View):
+    """`/healthz`: the process answers."""
+
+    status: str
+
+
+class Ready(View):
+    """`/readyz`: the data and its index are loaded."""
+
+    status: str
+    version: str
+    entries: int
+
+
+# --- The installable app ---------------------------------------------------------------------
+
+class TitleItem(View):
+    """One entry for the offline title search: its compact form and initial consonants."""
+
+    title: str
+    url: str
+    key: str
+    initials: str
+    context: str
+
+
+class Titles(View):
+    """Every entry's title, for matching offline (versioned with the data)."""
+
+    version: str
+    titles: list[TitleItem]
+
+
+class ManifestIcon(View):
+    """An icon of the web app manifest."""
+
+    src: str
+    sizes: str
+    type: str
+
+
+class WebManifest(View):
+    """The web app manifest (W3C): installable, with a Korean name and our own icons."""
+
+    name: str
+    short_name: str
+    description: str
+    lang: str
+    dir: str
+    id: str
+    start_url: str
+    scope: str
+    display: str
+    background_color: str
+    theme_color: str
+    icons: list[ManifestIcon]
