@@ -36,6 +36,8 @@ EXAMPLES: dict[str, list[str]] = {
     ],
     "/api/suggest": ["/api/suggest?q=틈", "/api/suggest?q=ㅌㅅㄱㄱ", "/api/suggest?q="],
     "/api/titles": ["/api/titles"],
+    "/search-index.json": ["/search-index.json"],
+    "/search-texts.json": ["/search-texts.json"],
     "/manifest.webmanifest": ["/manifest.webmanifest"],
     "/healthz": ["/healthz"],
     "/readyz": ["/readyz"],

@@ -30,6 +30,8 @@ from app.web.routing import Cache, Route, matches_a_route
 from app.web.state import Library
 from app.web.templating import render_page
 from app.web.views import (
+    ClientIndex,
+    ClientTexts,
     EntryPage,
     ErrorAnswer,
     Health,
@@ -255,15 +257,17 @@ def api_titles(request: Request) -> Response:
     return SafeJSONResponse(offline.titles(_library(request).corpus, _urls(request)))
 
 
-def client_search(request: Request, part: str) -> Response:
-    """`/search-index.json` and `/search-texts.json`: what the browser engine searches offline
-    and on a static export (`app/search/client_index.py`)."""
+def search_index_file(request: Request) -> Response:
+    """What the browser engine searches offline and on a static export: postings, titles,
+    the analysis rules and the weights (`app/search/client_index.py`)."""
     lib = _library(request)
-    if part == "index":
-        return SafeJSONResponse(client_index.index(lib.corpus, _urls(request)))
-    if part == "texts":
-        return SafeJSONResponse(client_index.texts(lib.corpus))
-    raise AppError(404, "파일을 찾을 수 없습니다.")
+    return SafeJSONResponse(ClientIndex(**client_index.index(lib.corpus, _urls(request))))
+
+
+def search_texts_file(request: Request) -> Response:
+    """Each document's text, in the index's order: the browser engine's body search and
+    snippets (loaded beside `/search-index.json`)."""
+    return SafeJSONResponse(ClientTexts(**client_index.texts(_library(request).corpus)))
 
 
 # --- Offline app: manifest and service worker -----------------------------------------------
@@ -372,7 +376,8 @@ ROUTES: tuple[Route, ...] = (
     Route("/api/suggest", api_suggest, GET, cache=Cache(("q",)), expensive=True,
           model=Suggestions),
     Route("/api/titles", api_titles, GET, cache=_PAGE, model=Titles),
-    Route("/search-{part}.json", client_search, GET, cache=_PAGE),
+    Route("/search-index.json", search_index_file, GET, cache=_PAGE, model=ClientIndex),
+    Route("/search-texts.json", search_texts_file, GET, cache=_PAGE, model=ClientTexts),
     Route("/manifest.webmanifest", manifest, GET, model=WebManifest),
     Route("/sw.js", service_worker, GET, cache=_PAGE),
     Route("/static/{name:path}", static_file, GET),

@@ -502,3 +502,37 @@ class WebManifest(View):
     background_color: str
     theme_color: str
     icons: list[ManifestIcon]
+
+
+class ClientIndex(View):
+    """The browser engine's index (`app/search/client_index.py` describes each part): versioned
+    with the data and the analysis, so a saved copy is never mixed with newer rules."""
+
+    format: int
+    version: str
+    analysis: str
+    games: list[dict[str, str]]
+    #: Per document, in docnum order: id, title, url, game, where, order, depth, backlinks,
+    #: placeholder; and `see` (a pointer's docnum → its target's).
+    docs: dict[str, Any]
+    #: The title forms the engine matches: parts, full, alias, alias_words, words.
+    titles: dict[str, Any]
+    #: Per field, each document's length as Whoosh stores it.
+    lengths: dict[str, list[int]]
+    #: Per field, term → encoded docnums and frequencies.
+    postings: dict[str, dict[str, str]]
+    #: Per game, a player's word → the official terms.
+    synonyms: dict[str, dict[str, list[str]]]
+    #: The analysis tables (particles, endings, jamo, limits), shipped from the Python side.
+    rules: dict[str, Any]
+    #: The ranking numbers of `app/search/weights.py`, by their names there.
+    weights: dict[str, Any]
+
+
+class ClientTexts(View):
+    """Each document's text, in the client index's docnum order (body search, snippets)."""
+
+    format: int
+    version: str
+    analysis: str
+    texts: list[str]
