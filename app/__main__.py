@@ -1,4 +1,5 @@
-"""Command line: `python -m app check` validates the data; `python -m app serve` runs the server."""
+"""Command line: `python -m app check` validates the data, `serve` runs the server, `index`
+builds the search index and `export` writes the reference as a static site."""
 
 from __future__ import annotations
 
@@ -38,6 +39,19 @@ def _index(settings: Settings) -> int:
     return 0
 
 
+def _export(settings: Settings, directory: Path, base_url: str | None) -> int:
+    from app.export import ExportError, export_site
+
+    try:
+        result = export_site(settings, directory, base_url)
+    except (DataError, ExportError) as exc:
+        print(f"룰사전: cannot export: {exc}", file=sys.stderr)
+        return 1
+    print(f"{result.directory}: {result.pages} pages, {result.files} files, "
+          f"{result.bytes / 1e6:.1f} MB in {result.seconds:.1f} s")
+    return 0
+
+
 def _serve(settings: Settings) -> int:
     from app.web.server import serve
 
@@ -54,6 +68,19 @@ def main(argv: list[str] | None = None) -> int:
                        help="the data folder (default: RULES_DATA_DIR, else ./data)")
     commands.add_parser("index", help="build the search index for the data (if out of date)")
     commands.add_parser("serve", help="validate the data, then serve it (settings: RULES_*)")
+    export = commands.add_parser(
+        "export", help="write the reference as a static site any static file server can serve",
+        description="Write every page, the static files, the service worker, sitemap.xml, "
+                    "robots.txt, 404.html and the browser search page into DIR (see "
+                    "docs/static-export.md). DIR must be new, empty or an earlier export, "
+                    "which is replaced whole at the end.")
+    export.add_argument("directory", metavar="DIR", type=Path, help="the folder to write")
+    export.add_argument(
+        "--base-url", default=None, metavar="URL",
+        help="the address the site will be published at, e.g. https://example.org/rules/ "
+             "(its path becomes the prefix of every link). Default: RULES_PUBLIC_BASE_URL "
+             "(with RULES_ROOT_PATH); without either the export stops, because the sitemap "
+             "and the canonical links must be absolute URLs")
     args = parser.parse_args(argv)
     try:
         settings = Settings()
@@ -65,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
         return _check(args.data_dir or settings.data_dir)
     if args.command == "index":
         return _index(settings)
+    if args.command == "export":
+        return _export(settings, args.directory, args.base_url)
     return _serve(settings)
 
 

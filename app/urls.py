@@ -2,6 +2,12 @@
 
 It knows the root path the app is served under (`/` or e.g. `/rules-ko` behind a proxy) and the
 public base URL for absolute links (canonical, previews); it never imports the web framework.
+
+With `static_site` it builds the links of the static export (`python -m app export`) instead:
+a static host serves files, not routes, so every page is a folder's `index.html`
+(`/rules/<id>/`, `/timing/`), JSON answers end in `.json`, the search page is the offline page
+(`/search/`, searching in the browser), and what only a server can answer (`/go/`, the
+settings form, the live API) is not linked at all (`serves()` says what is).
 """
 
 from __future__ import annotations
@@ -9,6 +15,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import quote, urlencode
+
+#: What only the server answers: the settings form (a POST), the live JSON API and its
+#: reference, suggestions as you type, and `/go/` (the server picks the best match).
+SERVER_ONLY = frozenset({"settings", "api", "suggest", "go"})
 
 
 @dataclass(frozen=True)
@@ -20,10 +30,36 @@ class Urls:
     card_url_base: str = "https://arkhamdb.com/card/"
     #: Static file name → content-hashed name (see `app.web.assets`).
     static_names: Mapping[str, str] = field(default_factory=dict)
+    #: Links for the static export: files any static server serves, nothing that needs a server.
+    static_site: bool = False
 
     def path(self, path: str) -> str:
         """`path` (the app's own, starting with /) under the root path."""
         return self.root_path.rstrip("/") + path
+
+    def published(self, path: str, media_type: str = "text/html") -> str:
+        """Where the answer to the app's parameterless GET `path` lives: the path itself for
+        the server; for a static site the file URL a static server maps to it, by its type
+        (a page → its folder, `/timing/`; JSON → `.json`; a name with a suffix stays)."""
+        if not self.static_site:
+            return self.path(path)
+        if path == "/offline":  # the offline page searches in the browser: the search page
+            path = "/search"
+        last = path.rpartition("/")[2]
+        if "." in last or path == "/":
+            return self.path(path)
+        if media_type.startswith("text/html"):
+            return self.path(path.rstrip("/") + "/")
+        if media_type.startswith("application/json"):
+            return self.path(path + ".json")
+        return self.path(path)
+
+    def serves(self, feature: str) -> bool:
+        """Whether the site has `feature` (one of `SERVER_ONLY`): a static site has none of
+        them (no form posts, no live search or API), so templates leave their links out."""
+        if feature not in SERVER_ONLY:
+            raise ValueError(f"unknown feature {feature!r}")  # a typo must not hide a link
+        return not self.static_site
 
     def home(self) -> str:
         return self.path("/")
@@ -32,36 +68,43 @@ class Urls:
         # Ids contain spaces ("Tarot Slot"), Hangul, "?", "#", "%" and quotes: all encoded.
         # "/" stays a separator (`en/Attack_of_Opportunity`, `faq/wilds/2`); the route takes
         # the rest of the path, and `app.corpus.ids` rejects ids a browser would rewrite.
-        path = self.path("/rules/" + quote(entry_id, safe="/"))
+        path = self.published("/rules/" + quote(entry_id, safe="/"))
         return f"{path}#{quote(anchor, safe='-_.')}" if anchor else path
 
     def source(self, source_id: str) -> str:
-        return self.path("/sources/" + quote(source_id, safe=""))
+        return self.published("/sources/" + quote(source_id, safe=""))
 
     def timing(self) -> str:
-        return self.path("/timing")
+        return self.published("/timing")
 
     def search(self, query: str = "", **params: str | int) -> str:
         args = {"q": query, **{k: v for k, v in params.items() if v not in ("", None)}}
+        # A static site's search page (the offline page) reads only `q`: filters need a server.
+        if self.static_site:
+            return self.published("/offline") + ("?" + urlencode({"q": query}) if query else "")
         return self.path("/search") + ("?" + urlencode(args) if query or params else "")
 
     def static(self, name: str) -> str:
         return self.path("/static/" + self.static_names.get(name, name))
 
     def api(self, path: str) -> str:
+        if self.static_site and path.strip("/"):  # a snapshot of a parameterless answer
+            return self.published("/api/" + path.strip("/"), "application/json")
         return self.path("/api/" + path.lstrip("/"))
 
     def card(self, code: str) -> str:
         return self.card_url_base + quote(code, safe="")
 
     def go(self, text: str) -> str:
+        if self.static_site:  # no server to pick the best match: the search page lists them
+            return self.search(text)
         return self.path("/go/" + quote(text, safe=""))
 
     def settings(self) -> str:
         return self.path("/settings")
 
     def offline(self) -> str:
-        return self.path("/offline")
+        return self.published("/offline")
 
     def search_index(self, part: str = "index") -> str:
         """The browser engine's files: `index` (titles, postings, rules) or `texts`."""

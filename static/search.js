@@ -257,6 +257,10 @@
       close();
       return;
     }
+    if (!endpoint) {  // a static copy of the site has no server to ask: the engine answers
+      showOffline(query);
+      return;
+    }
     pending = new AbortController();
     fetch(endpoint + "?q=" + encodeURIComponent(query), {
       signal: pending.signal,
@@ -270,10 +274,14 @@
       })
       .catch(function (error) {
         if (error && error.name === "AbortError") return;
-        offlineSuggestions(query).then(function (suggestions) {
-          if (input.value.trim() === query) render({ suggestions: suggestions });
-        }).catch(function () { /* nothing cached: the form still works */ });
+        showOffline(query);
       });
+  }
+
+  function showOffline(query) {
+    offlineSuggestions(query).then(function (suggestions) {
+      if (input.value.trim() === query) render({ suggestions: suggestions });
+    }).catch(function () { /* nothing cached: the form still works */ });
   }
 
   input.addEventListener("input", function () {

@@ -8,6 +8,7 @@ const PAGES = {{ pages|tojson }};
 const OFFLINE = {{ offline|tojson }};
 const SEARCH = {{ search|tojson }};
 const API = {{ api|tojson }};
+const TITLES = {{ titles|tojson }};
 const STATIC = {{ static|tojson }};
 const DATA = {{ version_label|tojson }};
 // Online but slow (a weak signal at the table): the saved copy after this long. Known to be
@@ -105,7 +106,7 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
   if (url.pathname.startsWith(STATIC)) {
     event.respondWith(cacheFirst(request));
-  } else if (url.pathname.startsWith(API) && url.pathname !== API + "titles") {
+  } else if (url.pathname.startsWith(API) && url.pathname !== TITLES) {
     return;  // live answers only; the page falls back to the title list offline
   } else {
     event.respondWith(networkFirst(request));

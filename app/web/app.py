@@ -39,10 +39,12 @@ from app.web.templating import TEMPLATES, make_environment
 STATIC = Path(__file__).resolve().parents[2] / "static"
 
 
-def create_app(settings: Settings | None = None, library: Library | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, library: Library | None = None, *,
+               static_site: bool = False) -> FastAPI:
     """Build the app over `library`, or over the data in `settings.data_dir`.
 
     Loading validates the data first: broken data raises `DataError` before anything serves.
+    `static_site` makes every link one of the static export's (`app.urls`, `app.export`).
     """
     settings = settings or Settings()
     assets = Assets(STATIC)
@@ -50,6 +52,7 @@ def create_app(settings: Settings | None = None, library: Library | None = None)
         root_path=settings.root_path.rstrip("/"),
         public_base_url=settings.public_base_url,
         card_url_base=settings.card_url_base,
+        static_site=static_site,
     )
     library = library or load_library(settings.data_dir, settings.index_dir, urls)
     urls = replace(urls, static_names=assets.names)

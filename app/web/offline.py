@@ -73,5 +73,6 @@ def service_worker(corpus: Corpus, urls: Urls, code_version: str,
     return env.get_template("sw.js").render(
         version=f"{corpus.version}-{code_version}", shell=shell, pages=pages,
         offline=urls.offline(), search=urls.search(), api=urls.api(""), static=urls.static(""),
+        titles=urls.api("titles"),
         version_label=corpus.version,
     )

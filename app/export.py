@@ -1,0 +1,277 @@
+"""The static export: the app's own pages, written as files any static server can serve.
+
+`python -m app export DIR --base-url https://example.org/rules/` builds the app in this process
+with static links (`Urls.static_site`: `/rules/<id>/`, `/timing/`, `/search/`) and asks it for
+every page, exactly as a browser would, through the ASGI interface: there is no second
+template path, so the export is the app's pages. What it writes:
+
+- every entry and source page, at the file its static link names (`rules/<id>/index.html`;
+  the file path is the decoded id, the link percent-encoded);
+- every parameterless GET route of `ROUTES` whose answer is public (home, `/timing`, the
+  offline page as the search page, the manifest, the service worker, robots.txt, the sitemap,
+  the API's parameterless JSON snapshots, and any route added later): derived from the table,
+  so a new row is exported without being named here;
+- the static files under their content-hashed and their own names, and a `404.html`.
+
+Routes that need a server (the settings form, `/go/`, live search and API, health checks) are
+left out, and the static links never point at them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import time
+from collections.abc import Iterator, MutableMapping
+from dataclasses import dataclass, replace
+from pathlib import Path, PurePosixPath
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from fastapi import FastAPI
+
+from app.settings import Settings
+from app.urls import Urls
+
+#: Written into the export: a folder holding it may be replaced by the next export.
+MARKER = ".rulesajeon-export"
+#: Parameterless routes with a public answer but no static counterpart: the JSON API's
+#: reference page documents endpoints only a server answers.
+SERVER_PAGES = frozenset({"/api"})
+#: Answers a static copy must not keep: per-visitor (the settings form) or live (health).
+_NOT_STORABLE = ("no-store", "private")
+
+
+class ExportError(Exception):
+    """The export cannot be written (bad base URL, a folder that is not ours, an app error)."""
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    """What an export wrote."""
+
+    directory: Path
+    pages: int
+    files: int
+    bytes: int
+    seconds: float
+
+
+def split_base_url(base_url: str) -> tuple[str, str]:
+    """`https://example.org/rules/` → (`https://example.org/rules`, `/rules`): the public base
+    URL and the root path the site is served under. Raises `ExportError` if not absolute."""
+    parts = urlsplit(base_url.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query \
+            or parts.fragment or parts.username or parts.password:
+        raise ExportError(f"--base-url must be an absolute http(s) URL such as "
+                          f"https://example.org/rules/, not {base_url!r}")
+    root = parts.path.rstrip("/")
+    if "//" in root:
+        raise ExportError(f"--base-url has an empty path segment: {base_url!r}")
+    return f"{parts.scheme}://{parts.netloc}{root}", root
+
+
+def export_settings(settings: Settings, base_url: str | None) -> Settings:
+    """The settings the exporting app runs with: `base_url`, else the configured public base
+    URL (with `RULES_ROOT_PATH` when it is not already in it), else an `ExportError`.
+
+    A static site needs an absolute base: the sitemap protocol requires absolute URLs, and the
+    canonical and preview links must name the site's real address.
+    """
+    if not base_url:
+        if not settings.public_base_url:
+            raise ExportError("give --base-url (e.g. https://example.org/rules/) or set "
+                              "RULES_PUBLIC_BASE_URL: the sitemap and canonical links of a "
+                              "static site must be absolute")
+        base_url = settings.public_base_url
+        if settings.root_path and not base_url.endswith(settings.root_path):
+            base_url += settings.root_path
+    public, root = split_base_url(base_url)
+    host = urlsplit(public).hostname or ""
+    return settings.model_copy(update={
+        "public_base_url": public, "root_path": root,
+        "allowed_hosts": f"[{host}]" if ":" in host else host,
+        "trusted_proxies": "", "cache_mb": 0,  # every page is asked for once: nothing to reuse
+    })
+
+
+def file_of(url: str, urls: Urls) -> PurePosixPath:
+    """The file (relative to the export folder) a static server answers `url` (a path under
+    the root path) with: the decoded path, `index.html` for a folder."""
+    path = unquote(urlsplit(url).path)
+    root = urls.root_path.rstrip("/")
+    if root and (path == root or path.startswith(root + "/")):
+        path = path[len(root):]
+    if path.endswith("/") or not path:
+        path += "index.html"
+    relative = PurePosixPath(path.lstrip("/"))
+    if not relative.parts or ".." in relative.parts or "." in relative.parts:
+        raise ExportError(f"{url!r} does not name a file inside the export")
+    return relative
+
+
+class _Client:
+    """GET requests straight into the ASGI app (no sockets, no test-only HTTP client)."""
+
+    def __init__(self, app: FastAPI, public_base_url: str) -> None:
+        parts = urlsplit(public_base_url)
+        self._app = app
+        self._scheme = parts.scheme
+        self._host = parts.netloc
+        self._port = parts.port or (443 if parts.scheme == "https" else 80)
+
+    async def get(self, url: str) -> tuple[int, dict[str, str], bytes]:
+        """Status, headers (lower-case names) and body of the answer to `url` (percent-encoded
+        path under the root path), as a browser asking for HTML would get it, uncompressed."""
+        scope: dict[str, Any] = {
+            "type": "http", "asgi": {"version": "3.0", "spec_version": "2.4"},
+            "http_version": "1.1", "method": "GET", "scheme": self._scheme,
+            "path": unquote(url), "raw_path": url.encode("ascii"), "root_path": "",
+            "query_string": b"", "client": ("127.0.0.1", 0),
+            "server": (self._host.rsplit(":", 1)[0], self._port),
+            "headers": [(b"host", self._host.encode("idna")),
+                        (b"accept", b"text/html,application/xhtml+xml,*/*;q=0.8"),
+                        (b"accept-encoding", b"identity")],
+        }
+        status = 0
+        headers: dict[str, str] = {}
+        body = bytearray()
+        sent = False
+
+        async def receive() -> dict[str, Any]:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": b"", "more_body": False}
+            await asyncio.Event().wait()  # no disconnect while the answer is produced
+            return {"type": "http.disconnect"}
+
+        async def send(message: MutableMapping[str, Any]) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                headers.update((k.decode("latin-1").lower(), v.decode("latin-1"))
+                               for k, v in message.get("headers", []))
+            elif message["type"] == "http.response.body":
+                body.extend(message.get("body", b""))
+
+        await self._app(scope, receive, send)
+        return status, headers, bytes(body)
+
+
+def _page_urls(app: FastAPI, urls: Urls) -> Iterator[tuple[str, str]]:
+    """(the app's URL, the static site's URL) of every entry and source page."""
+    corpus = app.state.library.corpus
+    served = replace(urls, static_site=False)
+    for source in corpus.sources:
+        yield served.source(source.id), urls.source(source.id)
+    for entry in corpus:
+        yield served.entry(entry.id), urls.entry(entry.id)
+
+
+def _parameterless_routes() -> list[str]:
+    """Every GET route of the table a file can answer, in table order: no path parameter, and
+    no query parameter its answer depends on (`/search?q=` is computed per query)."""
+    from app.web.routes import ROUTES
+
+    found: list[str] = []
+    for route in ROUTES:
+        reads_query = route.cache is not None and bool(route.cache.params)
+        if "GET" in route.methods and "{" not in route.path and not reads_query \
+                and route.path not in found:
+            found.append(route.path)
+    return found
+
+
+async def _write_site(app: FastAPI, urls: Urls, folder: Path) -> tuple[int, int, int]:
+    """Ask the app for every page and file and write them into `folder`.
+    Returns (pages, files, bytes)."""
+    client = _Client(app, urls.public_base_url)
+    served = replace(urls, static_site=False)
+    written: dict[PurePosixPath, str] = {}
+    pages = total = 0
+
+    def write(relative: PurePosixPath, body: bytes, source: str) -> None:
+        nonlocal total
+        if relative in written:
+            raise ExportError(f"{source} and {written[relative]} would both be {relative}")
+        written[relative] = source
+        target = folder.joinpath(*relative.parts)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(body)
+        except OSError as exc:  # e.g. ids `A` and `A/index.html`: a file where a folder goes
+            raise ExportError(f"cannot write {relative} for {source}: {exc}") from exc
+        total += len(body)
+
+    async def fetch(url: str, expect: int = 200) -> tuple[dict[str, str], bytes]:
+        status, headers, body = await client.get(url)
+        if status != expect:
+            raise ExportError(f"{unquote(url)} answered {status}, not {expect}")
+        return headers, body
+
+    for app_url, static_url in _page_urls(app, urls):
+        _, body = await fetch(app_url)
+        write(file_of(static_url, urls), body, unquote(app_url))
+        pages += 1
+    for path in _parameterless_routes():
+        if path in SERVER_PAGES:
+            continue
+        status, headers, body = await client.get(served.path(path))
+        cache = headers.get("cache-control", "")
+        if status != 200 or any(word in cache for word in _NOT_STORABLE):
+            continue  # needs a server: a redirect, an error, per-visitor or live answers
+        media = headers.get("content-type", "")
+        write(file_of(urls.published(path, media), urls), body, path)
+        pages += media.startswith("text/html")
+    for name, hashed in sorted(app.state.assets.names.items()):
+        _, body = await fetch(served.path("/static/" + hashed))
+        write(PurePosixPath("static", hashed), body, "/static/" + hashed)
+        # The plain name answers too, as in the app (links from outside: /static/app-icon.svg).
+        write(PurePosixPath("static", name), body, "/static/" + name)
+    _, body = await fetch(served.path("/404.html"), expect=404)
+    write(PurePosixPath("404.html"), body, "the not-found page")
+    return pages + 1, len(written), total
+
+
+def _replaceable(directory: Path) -> bool:
+    """Whether `directory` may be replaced: absent, empty, or a previous export."""
+    return not directory.exists() or (directory.is_dir() and (
+        not any(directory.iterdir()) or (directory / MARKER).is_file()))
+
+
+def export_site(settings: Settings, directory: Path, base_url: str | None = None) -> ExportResult:
+    """Write the static site for `settings`' data into `directory`, under `base_url`.
+
+    The site is built in a new folder beside `directory` and moved into place at the end, so a
+    failed export leaves the previous one whole. Raises `ExportError` (and `DataError` for
+    broken data) with a one-line reason.
+    """
+    from app.web.app import create_app
+
+    started = time.monotonic()
+    directory = directory.resolve()
+    if not _replaceable(directory):
+        raise ExportError(f"{directory} is not empty and not an earlier export: "
+                          f"choose an empty or new folder")
+    site_settings = export_settings(settings, base_url)
+    app = create_app(site_settings, static_site=True)
+    urls: Urls = app.state.urls
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    # Beside the target (same file system, so the move is a rename), with the umask's
+    # permissions: a web server's own user must be able to read what it serves.
+    building = directory.with_name(f".{directory.name}.building")
+    shutil.rmtree(building, ignore_errors=True)
+    building.mkdir()
+    try:
+        pages, files, size = asyncio.run(_write_site(app, urls, building))
+        (building / MARKER).write_text(app.state.library.version + "\n", encoding="utf-8")
+        old = directory.with_name(f".{directory.name}.old")
+        shutil.rmtree(old, ignore_errors=True)
+        if directory.exists():
+            directory.rename(old)
+        building.rename(directory)
+        shutil.rmtree(old, ignore_errors=True)
+    finally:
+        shutil.rmtree(building, ignore_errors=True)
+    return ExportResult(directory, pages, files, size, time.monotonic() - started)
