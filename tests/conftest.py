@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -78,3 +80,21 @@ def live_server(index_dir: Path) -> Iterator[str]:
     env = {"RULES_DATA_DIR": str(DATA), "RULES_INDEX_DIR": str(index_dir)}
     with running_server(env) as (base, _):
         yield base
+
+
+#: Where the static export of the bundled data is published in the tests: under a sub-path.
+EXPORT_BASE_URL = "https://example.org/rules/"
+
+
+@pytest.fixture(scope="session")
+def static_export(tmp_path_factory: pytest.TempPathFactory, index_dir: Path) -> Iterator[Path]:
+    """`python -m app export` of the bundled data under `EXPORT_BASE_URL`, once per session:
+    the folder holding the site's root (the export itself is its `rules/` folder)."""
+    from app.export import export_site
+
+    # Not under pytest's 0700 base folder: as root, nginx's workers (`nobody`) must read it.
+    www = Path(tempfile.mkdtemp(prefix="export-"))
+    www.chmod(0o755)
+    export_site(Settings(data_dir=DATA, index_dir=index_dir), www / "rules", EXPORT_BASE_URL)
+    yield www
+    shutil.rmtree(www, ignore_errors=True)

@@ -1,0 +1,297 @@
+"""`python -m app export`: the static site a self-hoster publishes, read as a static host and
+a visitor would read it: files at the paths the links name, under the sub-path, nothing that
+needs a server, and nginx with the shipped config serving it with the right types."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import quote, unquote, urljoin, urlsplit
+
+import pytest
+
+from app.corpus.models import Corpus
+from app.export import MARKER, export_site
+from app.settings import Settings
+from bench.static_server import NGINX_CONF, nginx_binary, nginx_serving
+from tests.conftest import DATA, EXPORT_BASE_URL, write_rules_data
+from tests.raw import fetch
+
+ROOT = Path(__file__).resolve().parents[1]
+SUB = urlsplit(EXPORT_BASE_URL).path  # "/rules/"
+NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+#: Attributes holding a URL the browser follows or fetches (data-go is a prefix, not a link).
+URL_ATTRIBUTES = {"href", "src", "action", "data-sw", "data-titles", "data-suggest",
+                  "data-url", "data-root", "content"}
+
+
+class _Links(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[tuple[str, str]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        named = dict(attrs)
+        for name, value in attrs:
+            if name not in URL_ATTRIBUTES or not value:
+                continue
+            if name == "content" and named.get("property") not in ("og:url", "og:image"):
+                continue
+            self.found.append((f"{tag}[{name}]", value))
+
+
+def links_of(html: str) -> list[tuple[str, str]]:
+    """(where, URL) of every link and fetched URL in `html`."""
+    parser = _Links()
+    parser.feed(html)
+    return parser.found
+
+
+def page_url(www: Path, file: Path) -> str:
+    """The URL (percent-encoded path) a static server answers with `file` (a folder's
+    index.html: the folder)."""
+    relative = "/" + file.relative_to(www).as_posix()
+    return quote(relative.removesuffix("index.html"), safe="/")
+
+
+def resolve(www: Path, url_path: str) -> Path:
+    """The file a static server answers `url_path` (percent-encoded) with."""
+    path = unquote(url_path)
+    target = www / path.lstrip("/")
+    return target / "index.html" if path.endswith("/") else target
+
+
+def broken_links(www: Path, base_url: str) -> list[str]:
+    """Every link in every exported HTML page that names no file, or leaves the sub-path."""
+    site = urlsplit(base_url)
+    sub = site.path
+    problems: list[str] = []
+    for file in sorted(www.rglob("*.html")):
+        here = page_url(www, file)
+        for where, link in links_of(file.read_text(encoding="utf-8")):
+            parts = urlsplit(urljoin(here, link))
+            if parts.scheme in ("http", "https") and parts.netloc != site.netloc:
+                continue  # another site (arkhamdb.com card links)
+            if parts.path == here and link.startswith("#"):
+                continue  # an anchor on the page itself
+            if not parts.path.startswith(sub):
+                problems.append(f"{here}: {where} {link} leaves {sub}")
+            elif not resolve(www, parts.path).is_file():
+                problems.append(f"{here}: {where} {link} names no file")
+    return problems
+
+
+# --- the bundled data, exported once (tests/conftest.py) -------------------------------------
+
+@pytest.fixture(scope="module")
+def site(static_export: Path) -> Path:
+    """The export folder itself (`www/rules`)."""
+    return static_export / SUB.strip("/")
+
+
+def test_every_page_of_the_reference_is_a_file(site: Path, corpus: Corpus) -> None:
+    for entry in corpus:
+        page = site / "rules" / entry.id / "index.html"
+        assert page.is_file(), entry.id
+    for source in corpus.sources:
+        assert (site / "sources" / source.id / "index.html").is_file()
+    for name in ("index.html", "timing/index.html", "search/index.html", "404.html",
+                 "sitemap.xml", "robots.txt", "manifest.webmanifest", "sw.js", "favicon.ico"):
+        assert (site / name).is_file(), name
+    assert "틈새 공격" in (site / "rules" / "Attack_of_Opportunity" / "index.html").read_text(
+        encoding="utf-8")
+    assert (site / MARKER).is_file()
+
+
+def test_every_link_in_every_page_names_an_exported_file(static_export: Path) -> None:
+    problems = broken_links(static_export, EXPORT_BASE_URL)
+    assert not problems, f"{len(problems)} broken link(s):\n" + "\n".join(problems[:40])
+
+
+def test_links_carry_the_sub_path_and_canonical_urls_the_base(site: Path) -> None:
+    html = (site / "rules" / "Tarot Slot" / "index.html").read_text(encoding="utf-8")
+    assert '<link rel="canonical" href="https://example.org/rules/rules/Tarot%20Slot/">' in html
+    assert 'href="/rules/timing/"' in html and 'action="/rules/search/"' in html
+    assert 'href="/static/' not in html and 'href="/timing' not in html
+
+
+def test_nothing_that_needs_a_server_is_exported_or_linked(site: Path) -> None:
+    for gone in ("settings", "go", "healthz", "readyz", "api/search", "api/index.html",
+                 "offline"):
+        assert not (site / gone).exists(), gone
+    for page in (site / "index.html", site / "rules" / "Doom" / "index.html"):
+        html = page.read_text(encoding="utf-8")
+        assert "/settings" not in html and "/go/" not in html and "/api/suggest" not in html
+    assert 'data-suggest=""' in (site / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_service_worker_precaches_files_that_exist(static_export: Path, site: Path) -> None:
+    script = (site / "sw.js").read_text(encoding="utf-8")
+    lists: dict[str, list[str]] = {}
+    for name in ("SHELL", "PAGES"):
+        found = re.search(rf"const {name} = (\[.*?\]);", script)
+        assert found, name
+        lists[name] = json.loads(found.group(1))
+    assert "/rules/search/" in lists["SHELL"] and "/rules/api/titles.json" in lists["SHELL"]
+    missing = [u for urls in lists.values() for u in urls
+               if not resolve(static_export, u).is_file()]
+    assert not missing and len(lists["PAGES"]) > 250
+    manifest = json.loads((site / "manifest.webmanifest").read_text(encoding="utf-8"))
+    assert manifest["start_url"] == "/rules/" and manifest["scope"] == "/rules/"
+    assert all(resolve(static_export, icon["src"]).is_file() for icon in manifest["icons"])
+
+
+def test_the_search_pages_title_list_opens_every_entry(static_export: Path, site: Path,
+                                                       corpus: Corpus) -> None:
+    titles = json.loads((site / "api" / "titles.json").read_text(encoding="utf-8"))["titles"]
+    assert len(titles) == len(corpus)
+    assert all(resolve(static_export, t["url"]).is_file() for t in titles)
+
+
+def test_sitemap_and_robots_are_under_the_base_url(site: Path, corpus: Corpus) -> None:
+    robots = (site / "robots.txt").read_text(encoding="utf-8").splitlines()
+    assert "Sitemap: https://example.org/rules/sitemap.xml" in robots
+    root = ET.fromstring((site / "sitemap.xml").read_bytes())
+    locations = [u.findtext("s:loc", namespaces=NS) or "" for u in root.findall("s:url", NS)]
+    assert len(locations) == 2 + len(corpus.sources) + len(corpus)
+    assert "https://example.org/rules/rules/Tarot%20Slot/" in locations
+    assert "https://example.org/rules/timing/" in locations
+    www = site.parent
+    assert all(resolve(www, urlsplit(loc).path).is_file() for loc in locations)
+
+
+def test_the_not_found_page_works_at_any_depth(site: Path) -> None:
+    html = (site / "404.html").read_text(encoding="utf-8")
+    assert "페이지를 찾을 수 없습니다" in html
+    # Served for any missing path: every link must be absolute, not relative to /404.html.
+    relative = [link for _, link in links_of(html)
+                if not link.startswith(("/", "#", "http://", "https://"))]
+    assert not relative
+
+
+def test_static_files_keep_their_hashed_and_plain_names(site: Path) -> None:
+    static = {p.name for p in (site / "static").iterdir()}
+    assert "style.css" in static
+    hashed = [n for n in static if re.fullmatch(r"style\.[0-9a-f]{10}\.css", n)]
+    assert len(hashed) == 1
+    static_dir = site / "static"
+    assert (static_dir / hashed[0]).read_bytes() == (static_dir / "style.css").read_bytes()
+
+
+# --- ids with every character a path can hold -------------------------------------------------
+
+SPECIAL_IDS = ["Tarot Slot", "물음표?", "샵#기호", "100%_규칙", '"따옴표"', "it's", "faq/wilds/1",
+               "더하기+와&"]
+
+
+@pytest.fixture(scope="module")
+def special_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("special")
+    rules = [{"id": entry_id, "title": f"규칙 {n}", "text": "본문 [물음표](#물음표?)"}
+             for n, entry_id in enumerate(SPECIAL_IDS)]
+    data = write_rules_data(folder / "data", rules)
+    www = folder / "www"
+    export_site(Settings(data_dir=data, index_dir=folder / "index"), www,
+                "https://example.org/")
+    return www
+
+
+def test_ids_with_special_characters_round_trip(special_site: Path) -> None:
+    index = (special_site / "sources" / "t" / "index.html").read_text(encoding="utf-8")
+    hrefs = [link for _, link in links_of(index) if link.startswith("/rules/")]
+    for n, entry_id in enumerate(SPECIAL_IDS):
+        page = special_site / "rules" / entry_id / "index.html"
+        assert page.is_file(), entry_id
+        assert f"규칙 {n}" in page.read_text(encoding="utf-8")
+        # The link is percent-encoded, and decodes to exactly the file's path.
+        linked = [h for h in hrefs if unquote(h) == f"/rules/{entry_id}/"]
+        assert linked and all(c not in linked[0] for c in " ?#\"'"), (entry_id, hrefs)
+    assert not broken_links(special_site, "https://example.org/")
+
+
+# --- the command ----------------------------------------------------------------------------
+
+def _run(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "app", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300, env={**os.environ, **env})
+
+
+def test_the_command_writes_replaces_and_refuses(tmp_path: Path, index_dir: Path) -> None:
+    env = {"RULES_DATA_DIR": str(DATA), "RULES_INDEX_DIR": str(index_dir),
+           "RULES_PUBLIC_BASE_URL": ""}
+    target = tmp_path / "site"
+    missing = _run("export", str(target), env=env)
+    assert missing.returncode == 1 and "--base-url" in missing.stderr and not target.exists()
+    first = _run("export", str(target), "--base-url", "https://example.org/", env=env)
+    assert first.returncode == 0, first.stderr
+    assert re.fullmatch(r".*: \d+ pages, \d+ files, [\d.]+ MB in [\d.]+ s\n", first.stdout)
+    (target / "rules" / "stale.html").write_text("old", encoding="utf-8")
+    # An earlier export is replaced whole (stale files go); the base URL may come from settings.
+    again = _run("export", str(target), env={**env, "RULES_PUBLIC_BASE_URL": "https://x.org"})
+    assert again.returncode == 0, again.stderr
+    assert not (target / "rules" / "stale.html").exists()
+    assert "https://x.org/sitemap.xml" in (target / "robots.txt").read_text(encoding="utf-8")
+    other = tmp_path / "someone-elses"
+    other.mkdir()
+    (other / "keep.txt").write_text("mine", encoding="utf-8")
+    refused = _run("export", str(other), "--base-url", "https://example.org/", env=env)
+    assert refused.returncode == 1 and "not empty" in refused.stderr
+    assert (other / "keep.txt").read_text(encoding="utf-8") == "mine"
+    assert _run("export", "--help", env={"RULES_PORT": "not-a-port"}).returncode == 0
+
+
+# --- served by nginx with the shipped config --------------------------------------------------
+
+@pytest.fixture(scope="module")
+def nginx(static_export: Path) -> Iterator[str]:
+    if nginx_binary() is None:
+        message = "nginx not installed (apt-get install nginx): the static config is not tested"
+        if os.environ.get("RULES_PROXY_TESTS") == "required":
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    with nginx_serving(static_export) as (base, _):
+        yield base
+
+
+@pytest.mark.parametrize(("path", "status", "media"), [
+    ("/rules/", 200, "text/html; charset=utf-8"),
+    ("/rules/rules/Tarot%20Slot/", 200, "text/html; charset=utf-8"),
+    ("/rules/rules/%ED%8B%88%EC%83%88/", 404, "text/html; charset=utf-8"),
+    ("/rules/search/?q=%ED%8B%88%EC%83%88", 200, "text/html; charset=utf-8"),
+    ("/rules/sw.js", 200, "application/javascript; charset=utf-8"),
+    ("/rules/manifest.webmanifest", 200, "application/manifest+json; charset=utf-8"),
+    ("/rules/api/titles.json", 200, "application/json; charset=utf-8"),
+    ("/rules/sitemap.xml", 200, "text/xml; charset=utf-8"),
+    ("/rules/static/style.css", 200, "text/css; charset=utf-8"),
+])
+def test_nginx_serves_the_export_with_the_right_types(nginx: str, path: str, status: int,
+                                                      media: str) -> None:
+    reply = fetch(nginx, path)
+    assert (reply.status, reply.headers.get("content-type")) == (status, media)
+    assert reply.headers["x-content-type-options"] == "nosniff"
+    if status == 404:
+        assert "페이지를 찾을 수 없습니다" in reply.body.decode("utf-8")
+
+
+def test_nginx_adds_the_slash_and_caches_hashed_files_for_a_year(nginx: str, site: Path) -> None:
+    moved = fetch(nginx, "/rules/rules/Tarot%20Slot")
+    assert moved.status == 301 and moved.headers["location"] == "/rules/rules/Tarot%20Slot/"
+    hashed = next(p.name for p in (site / "static").iterdir()
+                  if re.fullmatch(r"style\.[0-9a-f]{10}\.css", p.name))
+    reply = fetch(nginx, f"/rules/static/{hashed}", headers={"accept-encoding": "gzip"})
+    assert reply.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert reply.headers.get("content-encoding") == "gzip"
+    assert "script-src 'self'" in reply.headers["content-security-policy"]
+    assert fetch(nginx, "/rules/").headers["cache-control"] == "no-cache"
+
+
+def test_the_docs_show_the_tested_config() -> None:
+    docs = (ROOT / "docs" / "static-export.md").read_text(encoding="utf-8")
+    assert NGINX_CONF.read_text(encoding="utf-8").strip() in docs
