@@ -23,6 +23,7 @@ import asyncio
 import shutil
 import time
 from collections.abc import Iterator, MutableMapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -264,7 +265,11 @@ def export_site(settings: Settings, directory: Path, base_url: str | None = None
     shutil.rmtree(building, ignore_errors=True)
     building.mkdir()
     try:
-        pages, files, size = asyncio.run(_write_site(app, urls, building))
+        # In a thread of its own: the caller may be running an event loop already (a notebook,
+        # Playwright's sync API in the tests), where asyncio.run is refused.
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            pages, files, size = pool.submit(
+                asyncio.run, _write_site(app, urls, building)).result()
         (building / MARKER).write_text(app.state.library.version + "\n", encoding="utf-8")
         old = directory.with_name(f".{directory.name}.old")
         shutil.rmtree(old, ignore_errors=True)

@@ -1,36 +1,69 @@
-"""robots.txt, sitemap.xml and /favicon.ico: what crawlers and browsers ask for on their own."""
+"""robots.txt, sitemap.xml and /favicon.ico: what crawlers and browsers ask for on their own.
+
+The crawl checks run on the app and on its static export (`python -m app export`, published
+under https://example.org/rules/ in the tests): the same files, with the export's URLs.
+"""
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
 from app.corpus.models import Corpus
 from app.urls import Urls
 from app.web.crawlers import robots_txt, sitemap_xml
+from tests.conftest import EXPORT_BASE_URL
 
 NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
 
 
-def test_robots_keeps_crawlers_out_of_redirects_and_names_the_sitemap(client: TestClient) -> None:
-    reply = client.get("/robots.txt")
-    assert reply.status_code == 200 and reply.headers["content-type"].startswith("text/plain")
-    lines = reply.text.splitlines()
-    assert "Disallow: /go/" in lines and "Disallow: /api/" in lines
-    assert not [line for line in lines if line.startswith("Disallow: /search")]
-    assert "Sitemap: http://localhost/sitemap.xml" in lines
+@dataclass(frozen=True)
+class Site:
+    """A site as a crawler sees it: its files by the app's path, and its URLs."""
+
+    read: Callable[[str], bytes]
+    urls: Urls
+    base: str  # the scheme and host the absolute URLs are built from
 
 
-def test_the_sitemap_lists_every_entry_with_the_data_date(client: TestClient,
-                                                          corpus: Corpus) -> None:
-    reply = client.get("/sitemap.xml")
-    assert reply.status_code == 200 and reply.headers["content-type"] == "application/xml"
-    root = ET.fromstring(reply.content)
+@pytest.fixture(params=["app", "export"])
+def site(request: pytest.FixtureRequest) -> Site:
+    if request.param == "app":
+        client: TestClient = request.getfixturevalue("client")
+
+        def read_app(path: str) -> bytes:
+            reply = client.get(path)
+            assert reply.status_code == 200
+            media = {"/robots.txt": "text/plain", "/sitemap.xml": "application/xml"}[path]
+            assert reply.headers["content-type"].startswith(media)
+            return reply.content
+
+        return Site(read_app, Urls(), "http://localhost")
+    folder: Path = request.getfixturevalue("static_export") / "rules"
+    base = EXPORT_BASE_URL.rstrip("/")
+    return Site(lambda path: (folder / path.lstrip("/")).read_bytes(),
+                Urls(root_path="/rules", public_base_url=base, static_site=True), base)
+
+
+def test_robots_keeps_crawlers_out_of_redirects_and_names_the_sitemap(site: Site) -> None:
+    lines = site.read("/robots.txt").decode("utf-8").splitlines()
+    urls = site.urls
+    assert f"Disallow: {urls.path('/go/')}" in lines and f"Disallow: {urls.api('')}" in lines
+    assert not [line for line in lines if line.startswith(f"Disallow: {urls.path('/search')}")]
+    assert f"Sitemap: {urls.absolute(urls.path('/sitemap.xml'), site.base)}" in lines
+
+
+def test_the_sitemap_lists_every_entry_with_the_data_date(site: Site, corpus: Corpus) -> None:
+    root = ET.fromstring(site.read("/sitemap.xml"))
     locations = [u.findtext("s:loc", namespaces=NS) for u in root.findall("s:url", NS)]
     assert len(locations) == 2 + len(corpus.sources) + len(corpus)
-    assert "http://localhost/rules/faq/wilds/1" in locations
-    assert "http://localhost/rules/Tarot%20Slot" in locations
+    for entry_id in ("faq/wilds/1", "Tarot Slot"):
+        assert site.urls.absolute(site.urls.entry(entry_id), site.base) in locations
     dates = {u.findtext("s:lastmod", namespaces=NS) for u in root.findall("s:url", NS)}
     assert dates == {corpus.updated} and len(corpus.updated) == 10
 

@@ -21,6 +21,7 @@ from typing import Any, NoReturn
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
+from bench.static_server import http_server_serving
 from tests.conftest import ROOT
 
 CHROMIUM = Path(os.environ.get("RULES_CHROMIUM", "/usr/bin/chromium"))
@@ -56,6 +57,25 @@ PAGES: dict[str, str] = {
     "english-entry": "/rules/en/Frost_Tokens",
     "settings": "/settings",
 }
+
+#: The same pages in the static export (`python -m app export`, served under /rules/), where
+#: the site has them: search is the browser's, the not-found page is 404.html; /go/, the API
+#: reference and the settings form need a server.
+EXPORT_PAGES: dict[str, str] = {
+    "home": "/rules/",
+    "source-index": "/rules/sources/ahlcg-reference/",
+    "entry-table": "/rules/rules/Skill_Test_Timing/",
+    "timing": "/rules/timing/",
+    "search": "/rules/search/?q=틈새 공격",
+    "not-found": "/rules/404.html",
+    "faq-question": "/rules/rules/faq/wilds/1/",
+    "english-entry": "/rules/rules/en/Frost_Tokens/",
+}
+#: Every checked page of both sites: (site, page name, path); `site_base` gives the base URL.
+SITE_PAGES: list[tuple[str, str, str]] = [
+    *(("app", name, path) for name, path in PAGES.items()),
+    *(("export", name, path) for name, path in EXPORT_PAGES.items()),
+]
 
 
 REQUIRED = os.environ.get("RULES_BROWSER_TESTS") == "required"
@@ -95,6 +115,20 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 def base(live_server: str) -> str:
     """The real server over the bundled data; its base URL (no trailing slash)."""
     return live_server
+
+
+@pytest.fixture(scope="session")
+def export_base(static_export: Path) -> Iterator[str]:
+    """The static export of the bundled data (tests/conftest.py, built for /rules/) served by
+    `python -m http.server`, as CI serves it; its base URL (the pages are under /rules/)."""
+    with http_server_serving(static_export) as served:
+        yield served
+
+
+def site_base(request: pytest.FixtureRequest, site: str) -> str:
+    """The base URL of `site` ("app" or "export"), started on first use."""
+    served: str = request.getfixturevalue("base" if site == "app" else "export_base")
+    return served
 
 
 @pytest.fixture(scope="session")

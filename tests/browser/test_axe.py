@@ -1,4 +1,5 @@
-"""axe-core (WCAG 2.0/2.1 A and AA) on every page, in light and dark colour schemes.
+"""axe-core (WCAG 2.0/2.1 A and AA) on every page of the app and of its static export, in light
+and dark colour schemes.
 
 axe is served by `page.route` from a same-origin URL rather than injected inline, so the app's
 real CSP (`script-src 'self'`) stays in force during the check (no `bypass_csp`).
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Route
 
-from tests.browser.conftest import PAGES
+from tests.browser.conftest import SITE_PAGES, site_base
 
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 #: A path the app does not serve; the browser gets axe's bundle for it from the route below.
@@ -34,10 +35,13 @@ def format_violations(violations: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-@pytest.mark.parametrize("path", list(PAGES.values()), ids=list(PAGES))
+@pytest.mark.parametrize(("site", "path"), [(site, path) for site, _, path in SITE_PAGES],
+                         ids=[f"{site}-{name}" for site, name, _ in SITE_PAGES])
 def test_no_wcag_a_aa_violations(
-    scheme_context: BrowserContext, base: str, axe_source: str, path: str
+    scheme_context: BrowserContext, request: pytest.FixtureRequest, axe_source: str, site: str,
+    path: str
 ) -> None:
+    base = site_base(request, site)
     page = scheme_context.new_page()
     try:
         def serve_axe(route: Route) -> None:

@@ -1,4 +1,5 @@
-"""The Nu HTML Checker (vnu.jar, errors only) on the HTML the server sends for every page.
+"""The Nu HTML Checker (vnu.jar, errors only) on the HTML of every page, as the app sends it
+and as a static server sends its export.
 
 The pages are fetched once and checked in one JVM run (start-up dominates: ~2 s per run).
 """
@@ -15,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import PAGES, VNU_JAR, require_file, require_java
+from tests.browser.conftest import SITE_PAGES, VNU_JAR, require_file, require_java, site_base
 
 
 def fetch(url: str) -> bytes:
@@ -32,15 +33,17 @@ def fetch(url: str) -> bytes:
 
 
 @pytest.fixture(scope="module")
-def vnu_messages(base: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Any]]:
-    """Page name → the checker's error messages for it."""
+def vnu_messages(request: pytest.FixtureRequest,
+                 tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Any]]:
+    """"site-name" → the checker's error messages for that page of the app or the export."""
     jar = require_file(VNU_JAR, "run `npm ci` in the project root")
     java = require_java()
     folder = tmp_path_factory.mktemp("vnu")
     files: dict[str, Path] = {}
-    for name, path in PAGES.items():
-        files[name] = folder / f"{name}.html"
-        files[name].write_bytes(fetch(base + path))
+    for site, name, path in SITE_PAGES:
+        key = f"{site}-{name}"
+        files[key] = folder / f"{key}.html"
+        files[key].write_bytes(fetch(site_base(request, site) + path))
     run = subprocess.run(
         [java, "-jar", str(jar), "--errors-only", "--format", "json",
          *(str(f) for f in files.values())],
@@ -75,8 +78,9 @@ def format_messages(messages: list[Any]) -> str:
     return "\n".join(lines)
 
 
-@pytest.mark.parametrize("name", list(PAGES))
-def test_page_is_valid_html(vnu_messages: dict[str, list[Any]], name: str) -> None:
-    messages = vnu_messages[name]
-    assert not messages, (f"Nu HTML Checker: {len(messages)} error(s) on {PAGES[name]}:\n"
+@pytest.mark.parametrize("key", [f"{site}-{name}" for site, name, _ in SITE_PAGES])
+def test_page_is_valid_html(vnu_messages: dict[str, list[Any]], key: str) -> None:
+    messages = vnu_messages[key]
+    path = next(p for site, name, p in SITE_PAGES if f"{site}-{name}" == key)
+    assert not messages, (f"Nu HTML Checker: {len(messages)} error(s) on {path}:\n"
                           + format_messages(messages))
