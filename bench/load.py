@@ -235,11 +235,12 @@ def collect_paths(port: int) -> dict[str, list[str]]:
     }
 
 
-def draw_plan(paths: dict[str, list[str]], count: int, seed: int = SEED) -> list[str]:
-    """`count` paths drawn with the MIX's shares (a kind by weight, then a path uniformly)."""
+def draw_plan(paths: dict[str, list[str]], count: int, seed: int = SEED,
+              mix: Sequence[tuple[str, float]] = MIX) -> list[str]:
+    """`count` paths drawn with the `mix`'s shares (a kind by weight, then a path uniformly)."""
     rng = random.Random(seed)
-    kinds = [k for k, _ in MIX]
-    weights = [w for _, w in MIX]
+    kinds = [k for k, _ in mix]
+    weights = [w for _, w in mix]
     return [rng.choice(paths[kind]) for kind in rng.choices(kinds, weights, k=count)]
 
 
