@@ -1,7 +1,7 @@
-"""Serve a static export on a free loopback port: with nginx and the shipped config
-(deploy/nginx/static-site.conf), or with `python -m http.server`.
+"""Serve a static export on a free loopback port: with nginx or Caddy and the shipped configs
+(deploy/nginx/static-site.conf, deploy/caddy/Caddyfile), or with `python -m http.server`.
 
-Used by the export's tests and by `bench.load --static`. The site's root folder (`www`) holds
+Used by the export's tests and by `bench.static_load`. The site's root folder (`www`) holds
 the export in its `rules/` folder: the shipped config is written for `--base-url …/rules/`.
 """
 
@@ -23,6 +23,7 @@ from bench.server import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 NGINX_CONF = ROOT / "deploy" / "nginx" / "static-site.conf"
+CADDYFILE = ROOT / "deploy" / "caddy" / "Caddyfile"
 #: The path the shipped config serves the export under.
 SUB_PATH = "/rules/"
 
@@ -137,3 +138,40 @@ def http_server_serving(www: Path) -> Iterator[str]:
         yield base
     finally:
         _stop(process)
+
+
+def caddyfile(www: Path, port: int) -> str:
+    """The shipped Caddyfile with its site address and `root` moved to `port` and `www`, and
+    no admin endpoint (another Caddy on this machine may hold its port)."""
+    conf = CADDYFILE.read_text(encoding="utf-8")
+    for old, new in (("root * /srv/www", f"root * {www}"),
+                     ("\nrules.example.org {", f"\nhttp://127.0.0.1:{port} {{")):
+        if old not in conf:
+            raise RuntimeError(f"{CADDYFILE} no longer has {old!r}: update {__name__}")
+        conf = conf.replace(old, new)
+    return "{\n\tadmin off\n}\n" + conf
+
+
+@contextlib.contextmanager
+def caddy_serving(www: Path) -> Iterator[str]:
+    """Caddy serving `www` with the shipped Caddyfile; yields its base URL. Raises
+    RuntimeError when `caddy` is not installed."""
+    caddy = shutil.which("caddy")
+    if caddy is None:
+        raise RuntimeError("caddy is not installed (apt-get install caddy)")
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="caddy-static-") as scratch:
+        folder = Path(scratch)
+        config = folder / "Caddyfile"
+        config.write_text(caddyfile(www, port), encoding="utf-8")
+        # Its certificate and autosave folders go to the scratch folder, not the user's home.
+        env = {**os.environ, "XDG_DATA_HOME": scratch, "XDG_CONFIG_HOME": scratch}
+        process = subprocess.Popen(
+            [caddy, "run", "--config", str(config), "--adapter", "caddyfile"], env=env,
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            base = f"http://127.0.0.1:{port}"
+            wait_for(base + SUB_PATH, process)
+            yield base
+        finally:
+            _stop(process)
