@@ -39,11 +39,11 @@ def _index(settings: Settings) -> int:
     return 0
 
 
-def _export(settings: Settings, directory: Path, base_url: str | None) -> int:
+def _export(settings: Settings, directory: Path, base_url: str | None, precompress: bool) -> int:
     from app.export import ExportError, export_site
 
     try:
-        result = export_site(settings, directory, base_url)
+        result = export_site(settings, directory, base_url, precompress=precompress)
     except (DataError, ExportError) as exc:
         print(f"룰사전: cannot export: {exc}", file=sys.stderr)
         return 1
@@ -81,6 +81,10 @@ def main(argv: list[str] | None = None) -> int:
              "(its path becomes the prefix of every link). Default: RULES_PUBLIC_BASE_URL "
              "(with RULES_ROOT_PATH); without either the export stops, because the sitemap "
              "and the canonical links must be absolute URLs")
+    export.add_argument(
+        "--gzip", action="store_true",
+        help="also write NAME.gz beside every text file, for servers that send precompressed "
+             "files (nginx gzip_static, Caddy precompressed: see docs/static-export.md)")
     args = parser.parse_args(argv)
     try:
         settings = Settings()
@@ -93,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "index":
         return _index(settings)
     if args.command == "export":
-        return _export(settings, args.directory, args.base_url)
+        return _export(settings, args.directory, args.base_url, args.gzip)
     return _serve(settings)
 
 

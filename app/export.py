@@ -20,6 +20,7 @@ left out, and the static links never point at them.
 from __future__ import annotations
 
 import asyncio
+import gzip
 import shutil
 import time
 from collections.abc import Iterator, MutableMapping
@@ -41,6 +42,9 @@ MARKER = ".rulesajeon-export"
 SERVER_PAGES = frozenset({"/api"})
 #: Answers a static copy must not keep: per-visitor (the settings form) or live (health).
 _NOT_STORABLE = ("no-store", "private")
+#: Files worth compressing ahead of time for `--gzip` (images are compressed already).
+_TEXT_SUFFIXES = frozenset({".html", ".css", ".js", ".json", ".xml", ".txt", ".svg",
+                            ".webmanifest"})
 
 
 class ExportError(Exception):
@@ -184,9 +188,10 @@ def _parameterless_routes() -> list[str]:
     return found
 
 
-async def _write_site(app: FastAPI, urls: Urls, folder: Path) -> tuple[int, int, int]:
-    """Ask the app for every page and file and write them into `folder`.
-    Returns (pages, files, bytes)."""
+async def _write_site(app: FastAPI, urls: Urls, folder: Path,
+                      precompress: bool) -> tuple[int, int, int]:
+    """Ask the app for every page and file and write them into `folder` (with `precompress`,
+    also `NAME.gz` beside each text file where that is smaller). Returns (pages, files, bytes)."""
     client = _Client(app, urls.public_base_url)
     served = replace(urls, static_site=False)
     written: dict[PurePosixPath, str] = {}
@@ -232,6 +237,12 @@ async def _write_site(app: FastAPI, urls: Urls, folder: Path) -> tuple[int, int,
         write(PurePosixPath("static", name), body, "/static/" + name)
     _, body = await fetch(served.path("/404.html"), expect=404)
     write(PurePosixPath("404.html"), body, "the not-found page")
+    if precompress:
+        for relative in [r for r in written if r.suffix in _TEXT_SUFFIXES]:
+            body = folder.joinpath(*relative.parts).read_bytes()
+            packed = gzip.compress(body, compresslevel=9, mtime=0)
+            if len(packed) < len(body):
+                write(relative.with_name(relative.name + ".gz"), packed, f"{relative} gzipped")
     return pages + 1, len(written), total
 
 
@@ -241,8 +252,13 @@ def _replaceable(directory: Path) -> bool:
         not any(directory.iterdir()) or (directory / MARKER).is_file()))
 
 
-def export_site(settings: Settings, directory: Path, base_url: str | None = None) -> ExportResult:
+def export_site(settings: Settings, directory: Path, base_url: str | None = None, *,
+                precompress: bool = False) -> ExportResult:
     """Write the static site for `settings`' data into `directory`, under `base_url`.
+
+    `precompress` also writes `NAME.gz` beside every text file, for servers that send
+    precompressed files (nginx's `gzip_static`, Caddy's `precompressed`) instead of
+    compressing every answer again.
 
     The site is built in a new folder beside `directory` and moved into place at the end, so a
     failed export leaves the previous one whole. Raises `ExportError` (and `DataError` for
@@ -269,7 +285,7 @@ def export_site(settings: Settings, directory: Path, base_url: str | None = None
         # Playwright's sync API in the tests), where asyncio.run is refused.
         with ThreadPoolExecutor(max_workers=1) as pool:
             pages, files, size = pool.submit(
-                asyncio.run, _write_site(app, urls, building)).result()
+                asyncio.run, _write_site(app, urls, building, precompress)).result()
         (building / MARKER).write_text(app.state.library.version + "\n", encoding="utf-8")
         old = directory.with_name(f".{directory.name}.old")
         shutil.rmtree(old, ignore_errors=True)

@@ -11,7 +11,7 @@ by nginx under the same page requests.
 3. Starts nginx with the shipped deploy/nginx/static-site.conf (`worker_processes` =
    --workers) over the export, and sends it the SAME page requests, each mapped to its static
    URL (`/rules/X` → `/rules/rules/X/`, `/search?q=…` → `/rules/search/?q=…`, the same hashed
-   static files).
+   static files); then the same over an export made with `--gzip` (precompressed files).
 
 The search API and suggestions have no static counterpart: in the export the browser searches
 its own copy of the index, so those 21 % of the app's mix cost a static host nothing. The
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from app.export import export_site
+from app.export import ExportResult, export_site
 from app.settings import Settings
 from app.urls import Urls
 from bench.load import (
@@ -109,8 +109,8 @@ def _measure(args: argparse.Namespace, label: str, port: int, plan: list[str], w
     return Measured(label, result, cpu, rss)
 
 
-def report(args: argparse.Namespace, columns: list[Measured], export_s: float,
-           export_files: int, export_mb: float) -> str:
+def report(args: argparse.Namespace, columns: list[Measured], exported: ExportResult,
+           packed: ExportResult) -> str:
     head = (f"룰사전 app vs static export: {args.workers} worker(s) each, {args.clients} "
             f"clients, {args.duration} s per column after {args.warmup} s warm-up, gzip, "
             f"{columns[0].result.client}")
@@ -136,8 +136,11 @@ def report(args: argparse.Namespace, columns: list[Measured], export_s: float,
             f"{k} {w / sum(s for _, s in PAGE_MIX):.0%}" for k, w in PAGE_MIX) + "), sent to "
         "both servers as the same requests. The search API and suggestions have no static "
         "counterpart: the export's search runs in the browser.",
-        f"export: {export_files} files, {export_mb:.1f} MB, written in {export_s:.1f} s "
-        "(`python -m app export`, index already built)",
+        f"export: {exported.files} files, {exported.bytes / 1e6:.1f} MB, written in "
+        f"{exported.seconds:.1f} s; with --gzip {packed.files} files, "
+        f"{packed.bytes / 1e6:.1f} MB, {packed.seconds:.1f} s (index already built). nginx "
+        "compresses pages on each request in the first export, and sends the .gz files "
+        "`export --gzip` wrote in the second (gzip_static).",
         # Other work on the machine skews every column; the load average says how much.
         f"load average (1 min) at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores",
     ]
@@ -169,7 +172,10 @@ def main(argv: list[str] | None = None) -> int:
         export_site(settings, work / "warm", BASE_URL)
         shutil.rmtree(work / "warm")
         exported = export_site(settings, work / "www" / SUB_PATH.strip("/"), BASE_URL)
-        (work / "www").chmod(0o755)
+        packed = export_site(settings, work / "www-gz" / SUB_PATH.strip("/"), BASE_URL,
+                             precompress=True)
+        for www in ("www", "www-gz"):
+            (work / www).chmod(0o755)
 
         port = free_port()
         proc = start_server(port, args.workers, index, work / "server.log", {})
@@ -188,13 +194,14 @@ def main(argv: list[str] | None = None) -> int:
                     static_site=True)
         mapped = static_paths(paths, urls)
         static_plan = [mapped[p] for p in pages]
-        with nginx_serving(work / "www", workers=args.workers) as (base, master):
-            nginx_port = int(base.rsplit(":", 1)[1])
-            pids = [master, *child_pids(master)]
-            static = _measure(args, "nginx, export, page mix", nginx_port, static_plan, work,
-                              pids)
-    print(report(args, [app_full, app_pages, static], exported.seconds, exported.files,
-                 exported.bytes / 1e6))
+        columns = [app_full, app_pages]
+        for www, label in (("www", "nginx, export, page mix"),
+                           ("www-gz", "nginx, export --gzip, page mix")):
+            with nginx_serving(work / www, workers=args.workers) as (base, master):
+                nginx_port = int(base.rsplit(":", 1)[1])
+                pids = [master, *child_pids(master)]
+                columns.append(_measure(args, label, nginx_port, static_plan, work, pids))
+    print(report(args, columns, exported, packed))
     return 0
 
 

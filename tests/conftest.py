@@ -88,13 +88,14 @@ EXPORT_BASE_URL = "https://example.org/rules/"
 
 @pytest.fixture(scope="session")
 def static_export(tmp_path_factory: pytest.TempPathFactory, index_dir: Path) -> Iterator[Path]:
-    """`python -m app export` of the bundled data under `EXPORT_BASE_URL`, once per session:
-    the folder holding the site's root (the export itself is its `rules/` folder)."""
+    """`python -m app export --gzip` of the bundled data under `EXPORT_BASE_URL`, once per
+    session: the folder holding the site's root (the export itself is its `rules/` folder)."""
     from app.export import export_site
 
     # Not under pytest's 0700 base folder: as root, nginx's workers (`nobody`) must read it.
     www = Path(tempfile.mkdtemp(prefix="export-"))
     www.chmod(0o755)
-    export_site(Settings(data_dir=DATA, index_dir=index_dir), www / "rules", EXPORT_BASE_URL)
+    export_site(Settings(data_dir=DATA, index_dir=index_dir), www / "rules", EXPORT_BASE_URL,
+                precompress=True)
     yield www
     shutil.rmtree(www, ignore_errors=True)

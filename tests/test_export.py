@@ -4,6 +4,7 @@ needs a server, and nginx with the shipped config serving it with the right type
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
@@ -189,6 +190,14 @@ def test_static_files_keep_their_hashed_and_plain_names(site: Path) -> None:
     assert (static_dir / hashed[0]).read_bytes() == (static_dir / "style.css").read_bytes()
 
 
+def test_gzip_writes_a_compressed_copy_beside_each_text_file(site: Path) -> None:
+    page = site / "rules" / "Attack_of_Opportunity" / "index.html"
+    packed = page.with_name("index.html.gz")
+    assert gzip.decompress(packed.read_bytes()) == page.read_bytes()
+    assert (site / "sw.js.gz").is_file() and (site / "api" / "titles.json.gz").is_file()
+    assert not list((site / "static").glob("*.png.gz"))  # images are compressed already
+
+
 # --- ids with every character a path can hold -------------------------------------------------
 
 SPECIAL_IDS = ["Tarot Slot", "물음표?", "샵#기호", "100%_규칙", '"따옴표"', "it's", "faq/wilds/1",
@@ -307,6 +316,11 @@ def test_the_server_adds_the_slash_and_caches_hashed_files_for_a_year(server: st
     reply = fetch(server, f"/rules/static/{hashed}", headers={"accept-encoding": "gzip"})
     assert reply.headers["cache-control"] == "public, max-age=31536000, immutable"
     assert reply.headers.get("content-encoding") == "gzip"
+    # The copy `export --gzip` wrote is sent as it is, not compressed again on each request.
+    assert reply.body == (site / "static" / f"{hashed}.gz").read_bytes()
+    page = fetch(server, "/rules/timing/", headers={"accept-encoding": "gzip"})
+    assert page.body == (site / "timing" / "index.html.gz").read_bytes()
+    assert "Accept-Encoding" in page.headers.get("vary", "")
     assert "script-src 'self'" in reply.headers["content-security-policy"]
     assert fetch(server, "/rules/").headers["cache-control"] == "no-cache"
 
