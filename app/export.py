@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import re
 import shutil
 import time
 from collections.abc import Iterator, MutableMapping
@@ -195,6 +196,8 @@ async def _write_site(app: FastAPI, urls: Urls, folder: Path,
     client = _Client(app, urls.public_base_url)
     served = replace(urls, static_site=False)
     written: dict[PurePosixPath, str] = {}
+    #: Files (names with a suffix) the pages and the service worker refer to → who refers.
+    referred: dict[str, str] = {}
     pages = total = 0
 
     def write(relative: PurePosixPath, body: bytes, source: str) -> None:
@@ -202,6 +205,9 @@ async def _write_site(app: FastAPI, urls: Urls, folder: Path,
         if relative in written:
             raise ExportError(f"{source} and {written[relative]} would both be {relative}")
         written[relative] = source
+        if relative.suffix == ".html" or relative.name == "sw.js":
+            for url in references(body.decode("utf-8"), urls):
+                referred.setdefault(url, source)
         target = folder.joinpath(*relative.parts)
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -237,6 +243,15 @@ async def _write_site(app: FastAPI, urls: Urls, folder: Path,
         write(PurePosixPath("static", name), body, "/static/" + name)
     _, body = await fetch(served.path("/404.html"), expect=404)
     write(PurePosixPath("404.html"), body, "the not-found page")
+    # Files no row or page list names but a page or the service worker uses (a route with a
+    # path parameter such as `/search-{part}.json`): whatever the site fetches is exported.
+    for url, source in sorted(referred.items()):
+        relative = file_of(url, urls)
+        if relative not in written:
+            status, _, body = await client.get(url)
+            if status != 200:
+                raise ExportError(f"{source} refers to {unquote(url)}, which answered {status}")
+            write(relative, body, unquote(url))
     if precompress:
         for relative in [r for r in written if r.suffix in _TEXT_SUFFIXES]:
             body = folder.joinpath(*relative.parts).read_bytes()
@@ -244,6 +259,21 @@ async def _write_site(app: FastAPI, urls: Urls, folder: Path,
             if len(packed) < len(body):
                 write(relative.with_name(relative.name + ".gz"), packed, f"{relative} gzipped")
     return pages + 1, len(written), total
+
+
+#: Quoted paths: a page's attribute values (href, src, data-*) and the service worker's strings.
+_QUOTED = re.compile(r'"(/[^"\s<>]*)"')
+
+
+def references(text: str, urls: Urls) -> set[str]:
+    """The site's own files (a name with a suffix, under the root path) that `text` uses."""
+    root = urls.root_path.rstrip("/") + "/"
+    found: set[str] = set()
+    for url in _QUOTED.findall(text):
+        path = urlsplit(url).path
+        if url.startswith(root) and "." in path.rpartition("/")[2]:
+            found.add(path)
+    return found
 
 
 def _replaceable(directory: Path) -> bool:

@@ -20,8 +20,9 @@ from urllib.parse import quote, unquote, urljoin, urlsplit
 import pytest
 
 from app.corpus.models import Corpus
-from app.export import MARKER, export_site
+from app.export import MARKER, export_site, references
 from app.settings import Settings
+from app.urls import Urls
 from bench.static_server import (
     CADDYFILE,
     NGINX_CONF,
@@ -196,6 +197,17 @@ def test_gzip_writes_a_compressed_copy_beside_each_text_file(site: Path) -> None
     assert gzip.decompress(packed.read_bytes()) == page.read_bytes()
     assert (site / "sw.js.gz").is_file() and (site / "api" / "titles.json.gz").is_file()
     assert not list((site / "static").glob("*.png.gz"))  # images are compressed already
+
+
+def test_files_pages_and_the_service_worker_use_are_found_for_export() -> None:
+    # How a route with a path parameter (`/search-{part}.json`) still gets exported: the
+    # search page names its file in an attribute, the service worker in its precache list.
+    urls = Urls(root_path="/rules", static_site=True)
+    html = ('<ol data-index="/rules/search-index.json" data-go="/rules/go/"></ol>'
+            '<a href="/rules/timing/">t</a><img src="https://x.org/a.png">')
+    script = 'const SHELL = ["/rules/", "/rules/search-texts.json?v=2"];\nconst X = "/other.js";'
+    assert references(html + script, urls) == {"/rules/search-index.json",
+                                                 "/rules/search-texts.json"}
 
 
 # --- ids with every character a path can hold -------------------------------------------------
