@@ -180,9 +180,12 @@ def phone(browser: Browser) -> Iterator[Page]:
     context.close()
 
 
-#: Resolves "ready" once a service worker controls the page (or "late" after 45 s).
+#: Resolves "ready" once the page's service worker has installed (its precache of the whole
+#: reference, the browser index included) and activated; "none" for a page without one, and
+#: "late" after 90 s: a bound against hanging on a busy machine, not a speed target.
 WAIT_FOR_WORKER = """() => {
-    const late = new Promise((resolve) => setTimeout(() => resolve("late"), 45000));
+    if (!document.documentElement.dataset.sw || !("serviceWorker" in navigator)) return "none";
+    const late = new Promise((resolve) => setTimeout(() => resolve("late"), 90000));
     return Promise.race([navigator.serviceWorker.ready.then(() => "ready"), late]);
 }"""
 

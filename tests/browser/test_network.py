@@ -8,19 +8,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Request
 
-from tests.browser.conftest import PAGES, new_context
+from tests.browser.conftest import PAGES, WAIT_FOR_WORKER, new_context
 
 #: HTML + CSS + JS of an entry page on a first load, compressed as transferred (headers too).
 WEIGHT_BUDGET = 60_000
 ENTRY_PAGES = ["/rules/Skill_Test_Timing", "/rules/Attack_of_Opportunity"]
 COUNTED_TYPES = {"Document", "Stylesheet", "Script"}
 
-
-WAIT_FOR_WORKER = """() => {
-    if (!document.documentElement.dataset.sw || !("serviceWorker" in navigator)) return "none";
-    const late = new Promise((resolve) => setTimeout(() => resolve("not ready after 30 s"), 30000));
-    return Promise.race([navigator.serviceWorker.ready.then(() => "ready"), late]);
-}"""
 
 
 @dataclass(frozen=True)
