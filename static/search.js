@@ -128,7 +128,7 @@
     var none = document.getElementById("offline-none");
     var note = document.getElementById("offline-note");
     if (query && note) {
-      note.textContent = "저장된 사본에서 찾는 중…";  // the first search prepares the engine
+      note.textContent = "찾는 중…";  // the first search prepares the engine
       note.hidden = false;
     }
     if (query) {
@@ -137,7 +137,12 @@
         results.textContent = "";
         found.hits.forEach(function (hit) { results.appendChild(resultItem(hit)); });
         if (note) {
-          note.textContent = "저장된 사본에서 찾은 결과입니다." +
+          // What the search changed, as the server's results page says it: a player's word
+          // → the official term, and a typo correction.
+          var changes = found.synonyms.map(function (pair) {
+            return " ‘" + pair[0] + "’ → 공식 용어 ‘" + pair[1] + "’.";
+          });
+          note.textContent = note.getAttribute("data-found") + changes.join("") +
             (found.corrected ? " 고쳐 찾은 말: ‘" + found.corrected + "’" : "");
           note.hidden = !found.hits.length;
         }
