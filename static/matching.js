@@ -40,7 +40,7 @@
       var lasts = unique([last].concat(this.an.variants(last), this.an.looseStems(last)));
       for (var i = 0; i < lasts.length; i++) {
         var key = this.an.compact(run.slice(0, -1).join("") + lasts[i]);
-        if (has(table, key)) return [length, table[key]];
+        if (has(table, key)) return [length, table[key], run.slice(0, -1).concat([lasts[i]]).join(" ")];
       }
     }
     return null;
@@ -57,7 +57,7 @@
           !an.variants(word).some(known)) {
         asks -= 1;
         var close = near.corrections(an.stem(word), 1);
-        if (close.length) found = [1, table[close[0]]];
+        if (close.length) found = [1, table[close[0]], an.stem(word)];
       }
       if (found && /^[\x00-\x7f]*$/.test(word) && (found[0] !== words.length ||
           words.every(function (w) { return an.variants(w).some(known); }))) found = null;
@@ -65,7 +65,8 @@
         var typed = words.slice(i, i + found[0]).join(" ");
         out = out.concat(found[1]);
         if (/^[\x00-\x7f]*$/.test(typed)) out.push(typed);
-        found[1].forEach(function (o) { synonyms.push([typed, o]); });
+        // rewrite.py: the notice quotes the words as they matched, without the particle.
+        found[1].forEach(function (o) { synonyms.push([found[2], o]); });
         i += found[0];
         continue;
       }

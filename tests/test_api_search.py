@@ -108,7 +108,7 @@ def test_a_loanword_no_file_lists_is_matched_by_sound(client: TestClient) -> Non
     # 크루 is not in the synonyms file (클루 is); it sounds like "clue" all the same.
     data = client.get("/api/search", params={"q": "크루를"}).json()
     assert data["results"][0]["id"] == "Clues"
-    assert data["notices"][0]["text"] == "‘크루를’ → 공식 용어 ‘단서’"
+    assert data["notices"][0]["text"] == "‘크루’ → 공식 용어 ‘단서’"  # without its particle
 
 
 def test_a_typo_is_corrected_only_towards_the_rules_vocabulary(client: TestClient) -> None:

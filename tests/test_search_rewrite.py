@@ -11,9 +11,9 @@ TABLES = {"ahlcg": {"서지": ("급증",), "어택오브오퍼튜니티": ("틈�
 REWRITER = Rewriter(TABLES)
 
 
-def test_a_variant_becomes_its_official_term_and_is_reported() -> None:
+def test_a_variant_becomes_its_official_term_and_is_reported_without_its_particle() -> None:
     out = REWRITER.rewrite("서지가 뭐예요", "ahlcg")
-    assert out.text == "급증 뭐예요" and out.synonyms == (("서지가", "급증"),)
+    assert out.text == "급증 뭐예요" and out.synonyms == (("서지", "급증"),)
 
 
 def test_runs_of_words_and_spacing_variants_match() -> None:

@@ -82,7 +82,7 @@ class Rewriter:
                 asks_left -= 1
                 close = near.corrections(analysis.stem(word), limit=1)
                 if close:
-                    found = (1, table[close[0].term])
+                    found = (1, table[close[0].term], analysis.stem(word))
             # An English variant counts only as the whole query, and only when the index does
             # not know its words ("AoO", "XP"): English words find the English originals
             # themselves (with the English sentence as the snippet), and an English title
@@ -92,12 +92,14 @@ class Rewriter:
                         any(known(v) for v in analysis.variants(w)) for w in words)):
                 found = None
             if found is not None:
-                length, officials = found
+                length, officials, said = found
                 typed = " ".join(words[i : i + length])
                 out.extend(officials)
                 if typed.isascii():
                     out.append(typed)
-                synonyms.extend((typed, o) for o in officials)
+                # The notice quotes the player's words without their particle (‘클루’, not
+                # ‘클루를’): the form that matched the synonyms line.
+                synonyms.extend((said, o) for o in officials)
                 i += length
                 continue
             out.append(words[i])
@@ -107,9 +109,10 @@ class Rewriter:
         return Rewrite(" ".join(out), tuple(synonyms))
 
 
-def _synonym_at(words: Sequence[str], start: int,
-                table: Mapping[str, tuple[str, ...]]) -> tuple[int, tuple[str, ...]] | None:
-    """The longest synonyms entry starting at `words[start]`: (words used, official terms)."""
+def _synonym_at(words: Sequence[str], start: int, table: Mapping[str, tuple[str, ...]],
+                ) -> tuple[int, tuple[str, ...], str] | None:
+    """The longest synonyms entry starting at `words[start]`: (words used, official terms, the
+    words as they matched, the last one without its particle)."""
     for length in range(min(_LONGEST, len(words) - start), 0, -1):
         run = words[start : start + length]
         # The last word may carry a particle: `서지가`, `클루를`.
@@ -117,5 +120,5 @@ def _synonym_at(words: Sequence[str], start: int,
                                    *analysis.loose_stems(run[-1]))):
             key = compact("".join([*run[:-1], last]))
             if key in table:
-                return length, table[key]
+                return length, table[key], " ".join([*run[:-1], last])
     return None

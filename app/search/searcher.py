@@ -191,7 +191,8 @@ class SearchIndex:
         rewrite = Rewrite(typed) if as_typed else self.rewrite(typed, game)
         plan = self.plan(rewrite.text, correct=not as_typed)
         # What the page tells the player about the query, whatever the results.
-        loanwords = tuple((w.text, w.english, self._officials.get(w.english, ""))
+        # Quoted without the particle (‘크루’, not ‘크루를’), like the synonyms.
+        loanwords = tuple((w.stem or w.text, w.english, self._officials.get(w.english, ""))
                           for w in plan.words if w.english)
         empty = Results(typed, 0, (), None, rewrite.synonyms, loanwords, _corrected(plan))
         limit = max(0, min(int(limit), MAX_LIMIT))

@@ -62,7 +62,7 @@ def test_the_search_page_searches_bodies_and_teaches_the_official_term(page: Pag
     page.goto("/rules/search/?q=" + quote("클루를 얻으려면"))
     expect(page.locator("h1").first).not_to_contain_text("오프라인")
     note = page.locator("#offline-note")
-    expect(note).to_contain_text("→ 공식 용어 ‘단서’")  # as the server's results page says it
+    expect(note).to_contain_text("‘클루’ → 공식 용어 ‘단서’")  # as the server's page says it
     expect(page.locator("#offline-results li").first).to_contain_text("단서")
     # A phrase only a rule's body holds (틈새 공격's own text) finds that rule.
     page.goto("/rules/search/?q=" + quote("행동의 효과가 게임 상태에 적용되기 전에"))
