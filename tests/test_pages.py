@@ -152,4 +152,11 @@ def test_the_api_reference_is_made_from_the_schema(client: TestClient) -> None:
     for path in schema["paths"]:
         assert f"<code>GET {path}</code>" in page
     assert "<code>q</code>" in page and "≤ 50" in page  # /api/search's limit
+    # Each answer's type, and every field of every type an answer uses, from the schema.
+    assert "응답: <code>SearchResults</code>" in page
+    assert "응답: <code>list[SourceSummary]</code>" in page
+    assert "오류(4xx): <code>ErrorAnswer</code>" in page
+    for name in ("SearchHit", "EntryPage", "Suggestions", "ErrorBody"):
+        for field in schema["components"]["schemas"][name]["properties"]:
+            assert f"<code>{field}</code>" in page.split(f'id="schema-{name}"', 1)[1]
     assert "<script" not in page.split("<main", 1)[1].split("</main>", 1)[0]
