@@ -94,6 +94,22 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 
 
 @contextlib.contextmanager
+def _serving(command: list[str], port: int, *, quiet: bool = True,
+             env: dict[str, str] | None = None) -> Iterator[tuple[str, int]]:
+    """Start `command` (a server listening on `port`), wait until it serves the sub-path, yield
+    its base URL and pid, and stop it whatever happens."""
+    output = subprocess.DEVNULL if quiet else None
+    process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=output,
+                               stderr=output)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_for(base + SUB_PATH, process)
+        yield base, process.pid
+    finally:
+        _stop(process)
+
+
+@contextlib.contextmanager
 def nginx_serving(www: Path, *, workers: int = 1) -> Iterator[tuple[str, int]]:
     """nginx (in the foreground, its own scratch folder) serving `www` with the shipped config;
     yields its base URL and the master's pid. Raises RuntimeError when nginx is missing."""
@@ -115,29 +131,17 @@ def nginx_serving(www: Path, *, workers: int = 1) -> Iterator[tuple[str, int]]:
                                  check=False)
         if checked.returncode != 0:
             raise RuntimeError(f"nginx -t failed: {checked.stderr.strip()}")
-        process = subprocess.Popen([*command, "-g", "daemon off;"], stdin=subprocess.DEVNULL)
-        try:
-            base = f"http://127.0.0.1:{port}"
-            wait_for(base + SUB_PATH, process)
-            yield base, process.pid
-        finally:
-            _stop(process)
+        with _serving([*command, "-g", "daemon off;"], port, quiet=False) as served:
+            yield served
 
 
 @contextlib.contextmanager
 def http_server_serving(www: Path) -> Iterator[str]:
     """`python -m http.server` serving `www` on a free loopback port; yields its base URL."""
     port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
-         "--directory", str(www)],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        base = f"http://127.0.0.1:{port}"
-        wait_for(base + SUB_PATH, process)
+    with _serving([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
+                   "--directory", str(www)], port) as (base, _):
         yield base
-    finally:
-        _stop(process)
 
 
 def caddyfile(www: Path, port: int) -> str:
@@ -166,12 +170,6 @@ def caddy_serving(www: Path) -> Iterator[str]:
         config.write_text(caddyfile(www, port), encoding="utf-8")
         # Its certificate and autosave folders go to the scratch folder, not the user's home.
         env = {**os.environ, "XDG_DATA_HOME": scratch, "XDG_CONFIG_HOME": scratch}
-        process = subprocess.Popen(
-            [caddy, "run", "--config", str(config), "--adapter", "caddyfile"], env=env,
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            base = f"http://127.0.0.1:{port}"
-            wait_for(base + SUB_PATH, process)
+        with _serving([caddy, "run", "--config", str(config), "--adapter", "caddyfile"], port,
+                      env=env) as (base, _):
             yield base
-        finally:
-            _stop(process)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from bench.static_server import http_server_serving
 from tests.conftest import ROOT
@@ -199,3 +199,14 @@ def saved_page(browser: Browser, base: str) -> Iterator[Page]:
     assert page.evaluate(WAIT_FOR_WORKER) == "ready"
     yield page
     context.close()
+
+
+def choose_first_suggestion(page: Page, typed: str, expected: str) -> None:
+    """Type `typed` into the header's search box as a player would, check that the first
+    suggestion shows `expected`, and open it with ↓ and Enter."""
+    box = page.locator("#search-q")
+    box.press_sequentially(typed)
+    option = page.locator("#search-suggestions [role=option]").first
+    expect(option).to_contain_text(expected)
+    box.press("ArrowDown")
+    box.press("Enter")

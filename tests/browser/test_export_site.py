@@ -12,7 +12,7 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import WAIT_FOR_WORKER, new_context
+from tests.browser.conftest import WAIT_FOR_WORKER, choose_first_suggestion, new_context
 
 
 @pytest.fixture()
@@ -71,12 +71,7 @@ def test_the_search_page_searches_bodies_and_teaches_the_official_term(page: Pag
 
 def test_suggestions_come_from_the_title_list_without_a_server(page: Page) -> None:
     page.goto("/rules/")
-    box = page.locator("#search-q")
-    box.press_sequentially("ㅌㅅㄱㄱ")
-    option = page.locator("#search-suggestions [role=option]").first
-    expect(option).to_contain_text("틈새 공격")
-    box.press("ArrowDown")
-    box.press("Enter")
+    choose_first_suggestion(page, "ㅌㅅㄱㄱ", "틈새 공격")
     page.wait_for_url("**/rules/rules/Attack_of_Opportunity/")
 
 

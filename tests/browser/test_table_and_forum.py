@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.conftest import new_context
+from tests.browser.conftest import choose_first_suggestion, new_context
 
 
 @pytest.fixture()
@@ -104,12 +104,7 @@ def test_offline_after_one_visit_entries_open_and_titles_are_found(saved_page: P
     expect(page.locator("h1")).to_have_text("징조")
     expect(page.locator("#offline-banner")).to_be_visible()
 
-    box = page.locator("#search-q")
-    box.press_sequentially("ㅌㅅㄱㄱ")
-    option = page.locator("#search-suggestions [role=option]").first
-    expect(option).to_contain_text("틈새 공격")
-    box.press("ArrowDown")
-    box.press("Enter")
+    choose_first_suggestion(page, "ㅌㅅㄱㄱ", "틈새 공격")
     page.wait_for_url("**/rules/Attack_of_Opportunity")
     expect(page.locator("h1")).to_contain_text("틈새 공격")
 
