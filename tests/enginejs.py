@@ -7,15 +7,12 @@ and texts are written to files first, as the browser would download them.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from tests.conftest import ROOT
+from tests.conftest import ROOT, missing_tool
 
 CLI = ROOT / "tests" / "node" / "engine_cli.js"
 
@@ -26,10 +23,8 @@ def node() -> str:
     sets), a missing Node fails instead."""
     found = shutil.which("node")
     if found is None:
-        message = "`node` is not on PATH: install Node.js to test the browser engine"
-        if os.environ.get("RULES_BROWSER_TESTS") == "required":
-            pytest.fail(message, pytrace=False)
-        pytest.skip(message)
+        missing_tool("`node` is not on PATH: install Node.js to test the browser engine",
+                     "RULES_BROWSER_TESTS")
     return found
 
 

@@ -30,7 +30,7 @@ from bench.static_server import (
     nginx_binary,
     nginx_serving,
 )
-from tests.conftest import DATA, EXPORT_BASE_URL, write_rules_data
+from tests.conftest import DATA, EXPORT_BASE_URL, missing_tool, write_rules_data
 from tests.raw import fetch
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -280,10 +280,8 @@ def server(request: pytest.FixtureRequest, static_export: Path) -> Iterator[str]
     Caddy (tested where installed: `apt-get install caddy`)."""
     if request.param == "nginx":
         if nginx_binary() is None:
-            message = "nginx not installed (apt-get install nginx): its config is not tested"
-            if os.environ.get("RULES_PROXY_TESTS") == "required":
-                pytest.fail(message, pytrace=False)
-            pytest.skip(message)
+            missing_tool("nginx not installed (apt-get install nginx): its config is not tested",
+                         "RULES_PROXY_TESTS")
         with nginx_serving(static_export) as (base, _):
             yield base
     else:

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from bench.server import free_port, running_server
-from tests.conftest import DATA
+from tests.conftest import DATA, missing_tool
 from tests.raw import Reply, fetch
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,10 +57,8 @@ def _nginx() -> str:
     found = shutil.which("nginx") or next(
         (p for p in ("/usr/sbin/nginx", "/sbin/nginx") if os.access(p, os.X_OK)), None)
     if found is None:
-        message = "nginx not installed (apt-get install nginx): the proxy is not tested"
-        if os.environ.get("RULES_PROXY_TESTS") == "required":
-            pytest.fail(message, pytrace=False)
-        pytest.skip(message)
+        missing_tool("nginx not installed (apt-get install nginx): the proxy is not tested",
+                     "RULES_PROXY_TESTS")
     return found
 
 

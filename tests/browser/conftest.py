@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from bench.static_server import http_server_serving
-from tests.conftest import ROOT
+from tests.conftest import ROOT, missing_tool
 
 CHROMIUM = Path(os.environ.get("RULES_CHROMIUM", "/usr/bin/chromium"))
 NODE_MODULES = ROOT / "node_modules"
@@ -78,13 +78,8 @@ SITE_PAGES: list[tuple[str, str, str]] = [
 ]
 
 
-REQUIRED = os.environ.get("RULES_BROWSER_TESTS") == "required"
-
-
 def _missing(message: str) -> NoReturn:
-    if REQUIRED:
-        pytest.fail(message, pytrace=False)
-    pytest.skip(message)
+    missing_tool(message, "RULES_BROWSER_TESTS")
 
 
 def require_file(path: Path, hint: str) -> Path:
