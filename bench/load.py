@@ -400,6 +400,15 @@ def report(args: argparse.Namespace, result: LoadResult, rss: dict[int, tuple[fl
     return "\n".join(lines)
 
 
+def bounded(args: argparse.Namespace) -> argparse.Namespace:
+    """The load benches' common options within their bounds: every run ends, and a typo
+    cannot open a million connections."""
+    args.duration = max(1, min(args.duration, 600))
+    args.warmup = max(0, min(args.warmup, 60))
+    args.clients = max(1, min(args.clients, 1000))
+    return args
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bench.load", description="Load bench of the production configuration.")
@@ -416,10 +425,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="RULES_CACHE_MB=0: measure the handlers, not the response cache")
     parser.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
                         help="extra environment for the server (repeatable)")
-    args = parser.parse_args(argv)
-    args.duration = max(1, min(args.duration, 600))
-    args.warmup = max(0, min(args.warmup, 60))
-    args.clients = max(1, min(args.clients, 1000))
+    args = bounded(parser.parse_args(argv))
 
     with tempfile.TemporaryDirectory(prefix="rules-load-") as tmp:
         work = Path(tmp)

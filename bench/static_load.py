@@ -37,6 +37,7 @@ from app.urls import Urls
 from bench.load import (
     MIX,
     LoadResult,
+    bounded,
     collect_paths,
     cpu_seconds,
     draw_plan,
@@ -158,10 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=int, default=5, help="seconds of load before each")
     parser.add_argument("--client", choices=("wrk", "httpx"),
                         default="wrk" if shutil.which("wrk") else "httpx")
-    args = parser.parse_args(argv)
-    args.duration = max(1, min(args.duration, 600))
-    args.warmup = max(0, min(args.warmup, 60))
-    args.clients = max(1, min(args.clients, 1000))
+    args = bounded(parser.parse_args(argv))
 
     with tempfile.TemporaryDirectory(prefix="rules-static-load-") as tmp:
         work = Path(tmp)
