@@ -200,17 +200,17 @@ def test_a_repeated_search_reuses_corrections_and_answers_the_same(
     assert not scans
 
 
-def test_frequent_postings_are_decoded_once(index: SearchIndex) -> None:
+def test_postings_are_decoded_once_and_unknown_terms_never_kept(index: SearchIndex) -> None:
     stats = index._stats
     reader = index._searcher().reader()
     terms = [("body_bg", "카드", 1.0), ("body_w", "카드", 1.0)]
     cold = bm25.score_terms(reader, bm25.FieldStats(reader, ("body_bg", "body_w")), terms)
     warm = bm25.score_terms(reader, stats, terms)
     assert warm == bm25.score_terms(reader, stats, terms) == cold  # bit for bit
-    assert ("body_bg", "카드") in stats.frequent
+    assert ("body_bg", "카드") in stats.decoded
     rare = _unknown_words(index, 1)[0]
     bm25.score_terms(reader, stats, [("body_w", rare, 1.0)])
-    assert ("body_w", rare) not in stats.frequent
+    assert ("body_w", rare) not in stats.decoded
 
 
 def test_long_typed_prefix_compiles_no_pattern(index: SearchIndex,
