@@ -98,7 +98,19 @@
         if (b) out.push(b);
       }
     }
+    /* A merged -아/-어 form (세워서 → 세우, 버렸다 → 버리): analysis.py `_unmerged`. */
+    var r = this.r;
+    for (var m = 0; m < r.after_merged.length; m++) this.restore(form, r.after_merged[m], 0, out);
+    for (var p = 0; p < r.after_past.length; p++) this.restore(form, r.after_past[p], r.ss_final, out);
     return out;
+  };
+  A.restore = function (form, suffix, fin, out) {
+    var n = form.length, k = suffix.length;
+    if (n <= k || form.slice(-k) !== suffix || !isSyllable(form.charAt(n - k - 1))) return;
+    var code = form.charCodeAt(n - k - 1) - BASE, vowel = Math.floor((code % 588) / 28);
+    var to = this.r.contracted[String(vowel)];
+    if (code % 28 !== fin || to === undefined) return;
+    out.push(form.slice(0, n - k - 1) + String.fromCharCode(BASE + code - code % 588 + to * 28));
   };
   A.variants = function (word) {
     if (!isHangul(word)) return [isLatin(word) ? this.englishStem(word) : word];

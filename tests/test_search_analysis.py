@@ -50,6 +50,27 @@ def test_the_b_nida_ending_is_taken_off_the_stems_last_syllable(word: str, stem:
     assert analysis.stem("뽑습니다") == "뽑"  # 습니다 is not ㅂ니다 after 스
 
 
+@pytest.mark.parametrize(("word", "stem"), [
+    ("세워서", "세우"), ("버려도", "버리"), ("쌓여서", "쌓이"), ("봐야", "보"), ("돼요", "되"),
+    ("버렸다", "버리"), ("세웠고", "세우")])
+def test_a_merged_a_eo_form_gives_back_the_verbs_stem(word: str, stem: str) -> None:
+    # 세우+어 is written 세워: the question's 세워서 and the rules' 세웁니다 meet on 세우.
+    assert stem in analysis.variants(word)
+
+
+def test_merged_forms_are_undone_only_before_an_ending() -> None:
+    # Nouns end in the same syllables: 고려 is not 고리, 배려 not 배리.
+    assert analysis.variants("고려") == ("고려",)
+    assert analysis.variants("배려") == ("배려",)
+    # The rules' -ㅂ니다 form meets the same stem.
+    assert "세우" in analysis.index_words("카드를 세웁니다")
+
+
+@pytest.mark.parametrize(("word", "stem"), [("뽑아서", "뽑"), ("섞어도", "섞"), ("넣어요", "넣")])
+def test_a_eo_endings_after_a_consonant_are_stripped(word: str, stem: str) -> None:
+    assert analysis.stem(word) == stem
+
+
 def test_query_and_text_meet_on_the_same_stem() -> None:
     text_forms = set(analysis.index_words("조사자는 적을 회피합니다"))
     assert analysis.stem("조사자가") in text_forms
@@ -114,6 +135,17 @@ def test_function_words() -> None:
                                   "경우에", "하는지", "있을까요", "할까요", "수도"])
 def test_question_and_light_forms_are_function_words(word: str) -> None:
     assert analysis.is_function_word(word)
+
+
+@pytest.mark.parametrize("word", ["장", "장까지", "몇장", "개", "번", "명"])
+def test_counters_are_function_words(word: str) -> None:
+    # 몇 장까지, 자원 몇 개, 두 번: a counter names no rule, and 장 is in every card count.
+    assert analysis.is_function_word(word)
+
+
+@pytest.mark.parametrize("word", ["장소", "번호", "명칭", "개시"])
+def test_words_starting_with_a_counter_are_content_words(word: str) -> None:
+    assert not analysis.is_function_word(word)
 
 
 @pytest.mark.parametrize("word", ["의지", "의지를", "가면", "이동", "도움", "만능", "나무"])

@@ -55,7 +55,7 @@ _ENDINGS = (
     # 하다
     "하다", "한다", "합니다", "하는", "하면", "하여", "해서", "하고", "했다", "했을", "할", "한",
     "함", "해", "하지", "하기", "하며", "하려면", "하거나", "하도록", "할때", "하는데", "했습니다",
-    "해야", "하세요", "합", "했", "할수",
+    "해야", "하세요", "합", "했", "할수", "하라", "하라는", "하라고",
     # 되다
     "되다", "된다", "됩니다", "되는", "되면", "되어", "돼", "된", "될", "됨", "되지", "되기",
     "되었다", "되었을", "되고", "되거나", "되도록", "되며", "되었", "됐",
@@ -66,6 +66,9 @@ _ENDINGS = (
     # generic verbal endings after a stem
     "인", "으면", "면", "는다", "었다", "았다", "었", "았", "고", "며", "거나", "도록", "려면",
     "습니다", "세요", "어야", "아야", "지", "기",
+    # -아/-어 forms after a stem ending in a consonant: 뽑아서, 섞어도, 넣어요 (after a vowel the
+    # 아/어 merges into the stem's syllable: see _CONTRACTED below)
+    "아서", "어서", "아도", "어도", "아요", "어요",
     # questions: 되나요, 하나요, 있나요, 할까요, 되는지, 인가요
     "나요", "까요", "가요", "는지", "은지", "던가요", "는가요", "습니까", "니까", "을까요", "을까",
     "나", "을지", "는가", "은가", "죠", "지요", "요", "는데", "은데", "인데",
@@ -81,6 +84,21 @@ for _suffix in _SUFFIXES:
 # `-ㅂ니다` is not a syllable suffix: its ㅂ is the final consonant of the stem's last syllable
 # (갑니다 = 가 + ㅂ니다, 줍니다 = 주 + ㅂ니다). Handled in `variants` by arithmetic.
 _B_FINAL = 17  # index of ㅂ among the final consonants (hangul.JONGSEONG)
+# -아/-어 merged into a stem's last vowel: 세우+어 = 세워, 버리+어 = 버려, 보+아 = 봐, 되+어 = 돼,
+# also in the past (세웠다, 버렸고). Players' questions use these forms (세워서, 버려도), the rules
+# mostly -ㅂ니다 (세웁니다, 버립니다), so the stem is restored on both sides: vowel of the merged
+# syllable → vowel of the stem (indices into hangul.JUNGSEONG: ㅝ→ㅜ, ㅕ→ㅣ, ㅘ→ㅗ, ㅙ→ㅚ).
+# Only after one of _AFTER_MERGED (or ㅆ + _AFTER_PAST), never on a bare word: nouns end in these
+# syllables too (고려, 배려, 교과), and a bare 세워 is rare in questions.
+_CONTRACTED = {14: 13, 6: 20, 9: 8, 10: 11}
+_AFTER_MERGED = ("서", "도", "야", "요", "서는", "서도", "야만", "야지", "야하", "도록")
+_AFTER_PAST = ("다", "고", "는데", "으면", "을", "을때", "습니다", "어요", "지만", "던")
+_SS_FINAL = 20  # index of ㅆ among the final consonants
+# (suffix, final consonant the merged syllable must have) by the suffix's last character, in
+# the lists' order: `variants` runs on every word of every query and text.
+_MERGED_BY_LAST: dict[str, tuple[tuple[str, int], ...]] = {}
+for _suffix, _final in [(s, 0) for s in _AFTER_MERGED] + [(s, _SS_FINAL) for s in _AFTER_PAST]:
+    _MERGED_BY_LAST[_suffix[-1]] = (*_MERGED_BY_LAST.get(_suffix[-1], ()), (_suffix, _final))
 
 _PLURAL_ES = re.compile(r"(?:ss|sh|ch|x|z)es$")
 # What `title_parts` drops and splits at: numbering (`(1.1)`, `3단계.`), appendix and roman
@@ -98,6 +116,9 @@ _LIGHT = frozenset({
     "왜", "누가", "누구", "얼마나", "가능", "가능한가요", "경우", "때", "궁금합니다", "질문",
     "해도", "돼도", "되나", "하나", "있나", "없나", "인가", "건가", "건가요", "거죠", "건지",
     "어떻", "뭘", "해야", "하나요", "되나요", "있나요", "없나요", "할까요", "될까요",
+    # Counters: after 몇 or a number they count, they do not name a rule (몇 장까지, 두 번,
+    # 자원 몇 개); alone in a query they are never a rules term either.
+    "장", "개", "번", "명", "몇장", "몇개", "몇번", "몇명",
 })
 _FUNCTION = frozenset(_SUFFIXES) | _LIGHT
 
@@ -184,6 +205,27 @@ def _stripped(form: str) -> Iterator[str]:
             base = form[:-3] + chr(0xAC00 + code - _B_FINAL)
             if base:
                 yield base
+    yield from _unmerged(form)
+
+
+def _unmerged(form: str) -> Iterator[str]:
+    """The stem of a merged -아/-어 form (`세워서` → 세우, `버렸다` → 버리), if `form` is one."""
+    for suffix, final in _MERGED_BY_LAST.get(form[-1:], ()):
+        yield from _restore(form, suffix, final)
+
+
+def _restore(form: str, suffix: str, final: int) -> Iterator[str]:
+    if len(form) <= len(suffix) or not form.endswith(suffix):
+        return
+    merged = form[-len(suffix) - 1]
+    if not is_syllable(merged):
+        return
+    code = ord(merged) - 0xAC00
+    vowel, has = (code % 588) // 28, code % 28
+    if has != final or vowel not in _CONTRACTED:
+        return
+    syllable = chr(0xAC00 + code - code % 588 + _CONTRACTED[vowel] * 28)
+    yield form[: -len(suffix) - 1] + syllable
 
 
 def stem(word: str) -> str:
@@ -284,6 +326,10 @@ def client_tables() -> dict[str, object]:
         "suffixes": list(_SUFFIXES),
         "light": sorted(_LIGHT),
         "b_final": _B_FINAL,
+        "contracted": {str(k): v for k, v in _CONTRACTED.items()},
+        "after_merged": list(_AFTER_MERGED),
+        "after_past": list(_AFTER_PAST),
+        "ss_final": _SS_FINAL,
         "word": _WORD.pattern,
         "camel": _CAMEL.pattern,
         "plural_es": _PLURAL_ES.pattern,
