@@ -82,7 +82,7 @@
     });
     this.gamesById = dict();
     index.games.forEach(function (g, i) { self.gamesById[g.id] = i; });
-    this.setUpSynonyms(index.synonyms);
+    this.setUpSynonyms(index.synonyms, index.related || {});
     this.buildVocabularies();
   }
   var E = Engine.prototype;
@@ -100,6 +100,8 @@
     this.squashed = [];
     this.rerankText = [];
     this.rerankLatin = [];
+    this.rerankStarts = [];
+    var sentenceEnd = new RegExp(this.index.rules.sentence_end);
     var postings = [this.fields.body_w, this.fields.body_bg], steps = this.index.rules.length_steps;
     data.texts.forEach(function (text, d) {
       var words = an.words(text), lists = [an.wordTokens(words), an.bigramTokens(words)];
@@ -114,8 +116,19 @@
           else { post[0].push(d); post[1].push(1); }
         }
       }
-      self.rerankText.push(self.titleText[d] + "\n" + words.filter(function (w) { return !isLatin(w); }).join(""));
-      self.rerankLatin.push(self.titleText[d] + "\n" + words.filter(isLatin).join(""));
+      /* rank._prepare: one line per sentence (proximity stops at a line break; the passage
+       * feature counts per line), with where each Hangul line starts. */
+      var sentences = text.split(sentenceEnd).map(function (s) { return an.words(s); });
+      var lines = [self.titleText[d]].concat(sentences.map(function (ws) {
+        return ws.filter(function (w) { return !isLatin(w); }).join("");
+      })).filter(Boolean);
+      var starts = [], at = 0;
+      lines.forEach(function (line) { starts.push(at); at += line.length + 1; });
+      self.rerankText.push(lines.join("\n"));
+      self.rerankStarts.push(starts);
+      self.rerankLatin.push([self.titleText[d]].concat(sentences.map(function (ws) {
+        return ws.filter(isLatin).join("");
+      })).join("\n"));
       self.flat.push(text.replace(listMark, "").replace(/\s+/g, " ").trim());
       self.squashed.push(text.replace(/\s+/g, "").toLowerCase());
     });

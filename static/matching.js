@@ -17,8 +17,14 @@
   var M = {};
 
   /* rewrite.Rewriter: players' words → the official terms. */
-  M.setUpSynonyms = function (synonyms) {
-    var merged = dict(), an = this.an, self = this;
+  M.setUpSynonyms = function (synonyms, related) {
+    var merged = dict(), an = this.an, self = this, mergedRelated = dict();
+    this.relTables = dict();
+    Object.keys(related).forEach(function (game) {
+      self.relTables[game] = related[game];
+      Object.keys(related[game]).forEach(function (k) { if (!has(mergedRelated, k)) mergedRelated[k] = related[game][k]; });
+    });
+    this.relTables[""] = mergedRelated;
     this.synTables = dict();
     this.synNear = dict();
     Object.keys(synonyms).forEach(function (game) {
@@ -48,7 +54,8 @@
   M.rewrite = function (text, game) {
     var an = this.an, self = this, table = this.synTables[game || ""] || this.synTables[""];
     var near = this.synNear[game || ""] || this.synNear[""];
-    var asks = 6, words = an.words(text), out = [], synonyms = [], i = 0;
+    var related = this.relTables[game || ""] || this.relTables[""];
+    var asks = 6, words = an.words(text), out = [], synonyms = [], i = 0, expanded = false;
     function known(w) { return self.knows(w); }
     while (i < words.length) {
       if (i >= 16) { out = out.concat(words.slice(i)); break; }
@@ -70,10 +77,19 @@
         i += found[0];
         continue;
       }
+      // rewrite.py: a related word stays, and the rules' word joins it, unannounced.
+      var also = this.synonymAt(words, i, related);
+      if (also) {
+        out = out.concat(words.slice(i, i + also[0]));
+        also[1].forEach(function (o) { if (out.indexOf(o) < 0) out.push(o); });
+        expanded = true;
+        i += also[0];
+        continue;
+      }
       out.push(words[i]);
       i += 1;
     }
-    return synonyms.length ? { text: out.join(" "), synonyms: synonyms } : { text: text, synonyms: [] };
+    return synonyms.length || expanded ? { text: out.join(" "), synonyms: synonyms } : { text: text, synonyms: [] };
   };
 
 
@@ -161,9 +177,36 @@
       }).length;
       coverage = covered / titleWords.length * explained / q.groups.length;
     }
-    var coord = found / total;
+    var coord = found / total, passage = 0;
+    if (q.groups.length >= w.PASSAGE_MIN_WORDS) passage = this.passage(q.groups, d) / total;
     return Math.max(w.COORD_FLOOR, coord * coord) * (1 + w.PROXIMITY * proximity) *
-      (1 + w.TITLE_COVERAGE * coverage) * this.authority[d];
+      (1 + w.TITLE_COVERAGE * coverage) * (1 + w.PASSAGE * passage * passage) * this.authority[d];
+  };
+  /* rank._passage: the largest weight of groups found together in one Hangul line. */
+  M.passage = function (groups, d) {
+    var text = this.rerankText[d], starts = this.rerankStarts[d], perLine = dict(), best = 0;
+    function lineOf(at) {
+      var lo = 0, hi = starts.length;  /* bisect_right(starts, at) - 1 */
+      while (lo < hi) { var mid = (lo + hi) >> 1; if (starts[mid] <= at) lo = mid + 1; else hi = mid; }
+      return lo - 1;
+    }
+    groups.forEach(function (g) {
+      var lines = dict();
+      g[0].forEach(function (form) {
+        if (isLatin(form)) return;
+        for (var at = text.indexOf(form); at !== -1;) {
+          var line = lineOf(at);  /* a line counts once: skip to the next */
+          lines[line] = 1;
+          if (line + 1 >= starts.length) break;
+          at = text.indexOf(form, starts[line + 1]);
+        }
+      });
+      Object.keys(lines).forEach(function (line) {
+        perLine[line] = (perLine[line] || 0) + g[1];
+        if (perLine[line] > best) best = perLine[line];
+      });
+    });
+    return best;
   };
 
 

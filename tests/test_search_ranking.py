@@ -155,3 +155,25 @@ def test_the_re_rank_factor_rewards_coverage_proximity_and_titles() -> None:
     assert Features(0.5, 1.0, 0.0, 1.0).factor > base.factor              # words side by side
     assert Features(0.5, 0.0, 1.0, 1.0).factor > base.factor              # the title explains it
     assert Features(0.0, 0.0, 0.0, 1.0).factor == COORD_FLOOR             # never zero
+    assert Features(0.5, 0.0, 0.0, 1.0, passage=1.0).factor > base.factor  # in one sentence
+
+
+def test_a_question_finds_the_entry_whose_one_sentence_holds_its_words(
+        index: SearchIndex) -> None:
+    from app.search.rank import Features
+    plan = index.plan("같은 카드 덱에 몇 장까지 넣을 포함 수 있어요")
+    prepared = index._reranker.prepare(plan)
+    # Deckbuilding says it in one bullet: "덱에는 (명칭이 같은) … 카드 사본이 2장까지만 포함".
+    deckbuilding = index._reranker.features(prepared, "Deckbuilding")
+    assert deckbuilding.passage > 0.8
+    # This entry's title shares 덱, 카드, 1장 with the query, but no sentence of it holds them.
+    spread = index._reranker.features(
+        prepared, "Shuffling_A_Card_Into_An_Empty_Player_Encounter_Deck")
+    assert isinstance(spread, Features) and spread.passage < 0.6
+    assert [h.id for h in index.search(plan.text, limit=50).hits].index("Deckbuilding") < [
+        h.id for h in index.search(plan.text, limit=50).hits].index(
+        "Shuffling_A_Card_Into_An_Empty_Player_Encounter_Deck")
+    # Short queries are not phrases a sentence answers: the feature stays off.
+    short = index._reranker.features(index._reranker.prepare(index.plan("덱 구성")),
+                                     "Deckbuilding")
+    assert short.passage == 0.0

@@ -51,3 +51,14 @@ def test_a_near_miss_of_a_long_hangul_variant_counts_as_it() -> None:
     # the index knows is never taken for a misspelt variant.
     assert rewriter.rewrite("서리", "eh", known=lambda w: False).synonyms == ()
     assert rewriter.rewrite("리커닝", "eh", known=lambda w: True).synonyms == ()
+
+
+def test_a_related_word_stays_and_the_rules_word_joins_it_unannounced() -> None:
+    rewriter = Rewriter(TABLES, {"ahlcg": {"넣": ("포함",), "세우": ("준비",)}, "eh": {}})
+    out = rewriter.rewrite("덱에 몇 장까지 넣을 수 있나요", "ahlcg")
+    assert out.text == "덱에 몇 장까지 넣을 포함 수 있나요"
+    assert out.synonyms == ()  # nothing to teach: 넣다 is not wrong, the rules say 포함
+    # 세워서 reaches 세우 by its merged -어 form; a synonym on the same query is still reported.
+    both = rewriter.rewrite("서지 카드 세워서", "ahlcg")
+    assert both.text == "급증 카드 세워서 준비" and both.synonyms == (("서지", "급증"),)
+    assert rewriter.rewrite("넣을", "eh").text == "넣을"  # another game's words stay apart

@@ -68,3 +68,22 @@ def test_games_are_declared_not_coded(tmp_path: Path) -> None:
     (folder / "sources.json").write_text(json.dumps(manifest), encoding="utf-8")
     with pytest.raises(DataError, match="one of the declared games: ahlcg, mythos"):
         load_manifest(folder)
+
+
+def test_a_synonyms_file_holds_synonyms_and_related_words(tmp_path: Path) -> None:
+    from app.corpus.vocabulary import load_synonyms
+    (tmp_path / "syn.txt").write_text(
+        "급증 = 서지, surge\n포함 ~ 넣다, 집어넣다\n# 주석\n", encoding="utf-8")
+    synonyms, related = load_synonyms(tmp_path, "syn.txt")
+    assert dict(synonyms) == {"서지": ("급증",), "surge": ("급증",)}
+    # A verb is written as in a dictionary and keyed by its stem, which queries meet.
+    assert dict(related) == {"넣": ("포함",), "집어넣": ("포함",)}
+
+
+def test_a_synonyms_line_of_neither_kind_is_one_clear_error(tmp_path: Path) -> None:
+    from app.corpus.vocabulary import load_synonyms
+    (tmp_path / "syn.txt").write_text("급증 = 서지\n포함 넣다\n", encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        load_synonyms(tmp_path, "syn.txt")
+    assert "syn.txt" in str(caught.value) and "line 2" in str(caught.value)
+    assert "~" in str(caught.value)

@@ -172,10 +172,11 @@ def _synonym_warnings(corpus: Corpus) -> list[Problem]:
     """An official term of a synonyms file that the game's rules never use points nowhere."""
     found: list[Problem] = []
     for game in corpus.games:
-        if not game.synonyms:
+        if not game.synonyms and not game.related:
             continue
         text = compact(" ".join(f"{e.title} {e.text}" for e in corpus if e.game == game.id))
-        officials = dict.fromkeys(o for terms in game.synonyms.values() for o in terms)
+        officials = dict.fromkeys(o for table in (game.synonyms, game.related)
+                                  for terms in table.values() for o in terms)
         for official in officials:
             if compact(official) not in text:
                 found.append(Problem(game.synonyms_file, f'"{official}"',

@@ -78,6 +78,10 @@ class GameSpec:
     #: The words players use → the official terms they mean (`서지` → 급증), keyed by the
     #: variant's compact form (`app.corpus.normalize.compact`).
     synonyms: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Everyday words → the rules' words for the same thing (`넣다` ~ 포함, `세우다` ~ 준비),
+    #: searched beside what was typed, without a notice: the typed word is not wrong, the rules
+    #: just say it otherwise. Same keys as `synonyms`.
+    related: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     synonyms_file: str = ""
     #: A short name for tight places (a suggestion's context): "아컴", "엘호".
     short_name: str = ""

@@ -35,16 +35,21 @@ def load_game(data_dir: Path, decl: GameDecl) -> GameSpec:
     game = _with_names(data_dir, decl)
     if not decl.synonyms_file:
         return game
-    synonyms = load_synonyms(data_dir, decl.synonyms_file)
-    return dataclasses.replace(game, synonyms=synonyms, synonyms_file=decl.synonyms_file)
+    synonyms, related = load_synonyms(data_dir, decl.synonyms_file)
+    return dataclasses.replace(game, synonyms=synonyms, related=related,
+                               synonyms_file=decl.synonyms_file)
 
 
-def load_synonyms(data_dir: Path, file: str) -> Mapping[str, tuple[str, ...]]:
-    """`official = variant, variant` lines → {compact variant: (official, …)}.
+def load_synonyms(data_dir: Path, file: str) -> tuple[Mapping[str, tuple[str, ...]],
+                                                      Mapping[str, tuple[str, ...]]]:
+    """The synonyms and the related words of a synonyms file, each {compact variant:
+    (official, …)}.
 
-    `#` starts a comment line. A variant listed under two official terms means both (the
-    search looks for either); a variant that differs from its term only in spacing adds
-    nothing (search ignores spacing) and is skipped.
+    `official = variant, variant` lines are synonyms (the variant is replaced by the term, and
+    the page says so); `official ~ word, word` lines are related words (the term is searched
+    beside the word, silently). `#` starts a comment line. A variant listed under two official
+    terms means both (the search looks for either); a variant that differs from its term only
+    in spacing adds nothing (search ignores spacing) and is skipped.
     """
     try:
         text = (data_dir / file).read_text(encoding="utf-8-sig")
@@ -52,25 +57,35 @@ def load_synonyms(data_dir: Path, file: str) -> Mapping[str, tuple[str, ...]]:
         raise DataError(file, "", "file not found (a synonyms file)") from None
     except UnicodeDecodeError as exc:
         raise DataError(file, f"byte {exc.start}", "not UTF-8 text") from None
-    table: dict[str, tuple[str, ...]] = {}
+    synonyms: dict[str, tuple[str, ...]] = {}
+    related: dict[str, tuple[str, ...]] = {}
     for number, line in enumerate(text.splitlines(), start=1):
         line = line.strip()
         if not line or line.startswith("#"):
             continue
-        official, sep, rest = line.partition("=")
+        # The first of "=" and "~" says which kind of line it is.
+        at = min((i for i in (line.find("="), line.find("~")) if i >= 0), default=-1)
+        sep = line[at] if at >= 0 else ""
+        official, rest = (line[:at], line[at + 1:]) if sep else (line, "")
         official = " ".join(official.split())
         variants = [v.strip() for v in rest.split(",") if v.strip()]
         if not sep or not official or not variants:
-            raise DataError(file, f"line {number}", 'expected "official term = variant, …"')
+            raise DataError(file, f"line {number}",
+                            'expected "official term = variant, …" or "official term ~ word, …"')
+        table = synonyms if sep == "=" else related
         if len(variants) > _MAX_VARIANTS or len(line) > _MAX_LINE:
             raise DataError(file, f"line {number}", "too long a line for a synonyms entry")
         for variant in variants:
             key = compact(variant)
+            # A verb is written as in a dictionary (넣다); a query meets its stem (넣을, 넣어도
+            # → 넣), so the key is the stem.
+            if sep == "~" and len(key) >= 2 and key.endswith("다") and not key.isascii():
+                key = key[:-1]
             if key == compact(official):
                 continue  # a spacing variant: search ignores spacing anyway
             if official not in table.get(key, ()):
                 table[key] = (*table.get(key, ()), official)
-    return MappingProxyType(table)
+    return MappingProxyType(synonyms), MappingProxyType(related)
 
 
 def _with_names(data_dir: Path, decl: GameDecl) -> GameSpec:

@@ -36,7 +36,7 @@ from whoosh.util.numeric import byte_to_length, length_to_byte
 from app.corpus.hangul import CHOSEONG, JONGSEONG, JUNGSEONG
 from app.corpus.models import Corpus
 from app.corpus.normalize import SPACES
-from app.search import analysis, weights
+from app.search import analysis, rank, weights
 from app.search.documents import Document, documents
 from app.search.index import ANALYSIS_VERSION, FIELDS, entry_fields
 from app.search.query import MAX_QUERY
@@ -163,6 +163,7 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
                              for term, found in sorted(table.items())}
                      for field, table in postings.items()},
         "synonyms": {g.id: {k: list(v) for k, v in g.synonyms.items()} for g in corpus.games},
+        "related": {g.id: {k: list(v) for k, v in g.related.items()} for g in corpus.games},
         "rules": {
             **analysis.client_tables(),
             "choseong": CHOSEONG,
@@ -171,6 +172,7 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
             "spaces": SPACES.pattern,
             "list_mark": LIST_MARK.pattern,
             "max_query": MAX_QUERY,
+            "sentence_end": rank.SENTENCE_END.pattern,
             "snippet_chars": SNIPPET_CHARS,
             "lead_chars": LEAD_CHARS,
             "length_steps": LENGTH_STEPS,
@@ -184,7 +186,7 @@ def _weights() -> dict[str, Any]:
     names = ("K1", "FIELD_B", "TITLE_W", "TITLE_BG", "BODY_W", "BODY_BG", "ALIAS",
              "TITLE_WHOLE", "CORRECTED", "SHORT_STEM", "LONG_QUERY", "COORD_FLOOR",
              "PROXIMITY", "TITLE_COVERAGE", "AUTHORITY", "NEAR_GAP", "TITLE_ONLY",
-             "PLACEHOLDER", "TIER_STEP")
+             "PLACEHOLDER", "TIER_STEP", "PASSAGE", "PASSAGE_MIN_WORDS")
     found: dict[str, Any] = {name: getattr(weights, name) for name in names}
     found["TIER"] = {tier.name: int(tier) for tier in weights.Tier}
     return found

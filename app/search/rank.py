@@ -9,22 +9,35 @@
 * **title coverage** — the share of the entry's title the query explains: an entry whose whole
   title is in the query is the precise answer, more than one whose long title merely shares a
   word;
+* **passage** — the largest share of the query's content words that one sentence of the entry
+  holds: a question's words together in one sentence (`같은 카드`, `덱`, `2장까지`, `포함`) point
+  at the sentence that answers it, more than the same words spread over a long entry;
 * **authority** — entries other entries link to (glossary terms) are slightly preferred.
 """
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.search import analysis
 from app.search.documents import Document
 from app.search.query import Plan
-from app.search.weights import AUTHORITY, COORD_FLOOR, NEAR_GAP, PROXIMITY, TITLE_COVERAGE
+from app.search.weights import (
+    AUTHORITY,
+    COORD_FLOOR,
+    NEAR_GAP,
+    PASSAGE,
+    PASSAGE_MIN_WORDS,
+    PROXIMITY,
+    TITLE_COVERAGE,
+)
 
-__all__ = ["Features", "Prepared", "Reranker"]
+__all__ = ["SENTENCE_END", "Features", "Prepared", "Reranker"]
 
 #: The lowest coordination factor; candidates past the budget's re-ranking depth get just this
 #: (they keep their BM25 order, below the re-scored ones).
@@ -37,12 +50,16 @@ class Features:
     #: Share of the title the query explains, times the share of the query the title explains.
     title_coverage: float
     authority: float
+    #: The largest share of the content words (by weight) one sentence holds; 0 for short
+    #: queries (fewer than PASSAGE_MIN_WORDS content words), where coordination says it all.
+    passage: float = 0.0
 
     @property
     def factor(self) -> float:
         return (max(COORD_FLOOR, self.coordination ** 2)
                 * (1 + PROXIMITY * self.proximity)
                 * (1 + TITLE_COVERAGE * self.title_coverage)
+                * (1 + PASSAGE * self.passage ** 2)
                 * self.authority)
 
 
@@ -50,9 +67,12 @@ class Features:
 class _Doc:
     #: The title, then the text's words run together: Hangul and digits in `text`, Latin
     #: words in `latin`. A rule's Korean text and its English original are searched apart,
-    #: so a Hangul form scans half the characters (the English half cannot hold it).
+    #: so a Hangul form scans half the characters (the English half cannot hold it). Each
+    #: sentence is a line of its own: proximity stops at a line break.
     text: str
     latin: str
+    #: Where each line of `text` starts (the title is line 0).
+    starts: tuple[int, ...]
     title_text: str
     #: The title's content words, each as its variants.
     title_words: tuple[tuple[str, ...], ...]
@@ -94,13 +114,20 @@ class Reranker:
         if not query.groups:
             return Features(1.0, 0.0, 0.0, doc.authority)
         total = sum(weight for _, weight in query.groups)
-        found = sum(weight for forms, weight in query.groups
-                    if any(f in _side(doc, f) for f in forms))
+        present = tuple((forms, weight) for forms, weight in query.groups
+                        if any(f in _side(doc, f) for f in forms))
+        found = sum(weight for _, weight in present)
         proximity = 0.0
         if query.pairs:
             proximity = sum(1 for a, b in query.pairs
                             if _near(_side(doc, a[0]), a, b)) / len(query.pairs)
-        return Features(found / total, proximity, _title_coverage(query, doc), doc.authority)
+        passage = 0.0
+        if len(query.groups) >= PASSAGE_MIN_WORDS:
+            # Only the words the entry has can share a sentence; one word shares it with none.
+            passage = (_passage(present, doc) if len(present) > 1
+                       else max((w for _, w in present), default=0.0)) / total
+        return Features(found / total, proximity, _title_coverage(query, doc), doc.authority,
+                        passage)
 
 
 def _prepare(doc: Document) -> _Doc:
@@ -109,16 +136,48 @@ def _prepare(doc: Document) -> _Doc:
     title_words = tuple(
         analysis.variants(w) for w in analysis.words(entry.title)
         if not w.isdigit() and not analysis.is_function_word(w))
-    words = analysis.words(doc.text)
+    sentences = [analysis.words(s) for s in SENTENCE_END.split(doc.text)]
+    lines = [title_text] + ["".join(w for w in ws if not _is_latin(w)) for ws in sentences]
+    lines = [line for line in lines if line]
+    starts, at = [], 0
+    for line in lines:
+        starts.append(at)
+        at += len(line) + 1
     return _Doc(
-        text=title_text + "\n" + "".join(w for w in words if not _is_latin(w)),
-        latin=title_text + "\n" + "".join(w for w in words if _is_latin(w)),
+        text="\n".join(lines),
+        latin="\n".join([title_text] + ["".join(w for w in ws if _is_latin(w))
+                                          for ws in sentences]),
+        starts=tuple(starts),
         title_text=title_text,
         title_words=title_words,
         title_stems=tuple(min(forms, key=len) for forms in title_words),
         title_forms=frozenset(f for forms in title_words for f in forms),
         authority=1 + AUTHORITY * math.log1p(len(entry.linked_from)),
     )
+
+
+#: Where a sentence ends: a line break, or sentence-final punctuation before a space.
+SENTENCE_END = re.compile(r"\n+|(?<=[.?!。])\s+")
+
+
+def _passage(groups: tuple[tuple[tuple[str, ...], float], ...], doc: _Doc) -> float:
+    """The largest total weight of content-word groups found together in one Hangul line."""
+    per_line: dict[int, float] = {}
+    for forms, weight in groups:
+        lines: set[int] = set()
+        for form in forms:
+            if _is_latin(form):
+                continue
+            at = doc.text.find(form)
+            while at != -1:
+                line = bisect.bisect_right(doc.starts, at)  # the line after the one found
+                lines.add(line - 1)
+                if line >= len(doc.starts):
+                    break
+                at = doc.text.find(form, doc.starts[line])  # a line counts once: skip to the next
+        for line in lines:
+            per_line[line] = per_line.get(line, 0.0) + weight
+    return max(per_line.values(), default=0.0)
 
 
 def _is_latin(word: str) -> bool:

@@ -7,6 +7,9 @@ and reported back so the results page can teach it. Hangul spellings of English 
 variant of three syllables or more counts as that variant. An English variant is kept beside the
 term, since English words also find the English originals. (Hangul loanwords that no file
 lists are matched by sound later, in the query plan: `query.make_plan`, `loanwords`.)
+
+Related words (`~` lines: `포함 ~ 넣다`) are everyday words the rules say otherwise: the word
+stays, the rules' word is searched beside it, and nothing is announced.
 """
 
 from __future__ import annotations
@@ -37,8 +40,17 @@ class Rewrite:
 class Rewriter:
     """Synonyms per game, applied to a cleaned query."""
 
-    def __init__(self, synonyms: Mapping[str, Mapping[str, tuple[str, ...]]]) -> None:
-        """`synonyms`: game → compact variant → official terms (`GameSpec.synonyms`)."""
+    def __init__(self, synonyms: Mapping[str, Mapping[str, tuple[str, ...]]],
+                 related: Mapping[str, Mapping[str, tuple[str, ...]]] | None = None) -> None:
+        """`synonyms`: game → compact variant → official terms (`GameSpec.synonyms`);
+        `related`: the same for related words (`GameSpec.related`)."""
+        self._related: dict[str | None, Mapping[str, tuple[str, ...]]] = {
+            game: table for game, table in (related or {}).items()}
+        merged_related: dict[str, tuple[str, ...]] = {}
+        for table in self._related.values():
+            for key, terms in table.items():
+                merged_related.setdefault(key, terms)
+        self._related[None] = merged_related
         #: game → compact variant → official terms; None (no game filter) → every game's.
         self._tables: dict[str | None, Mapping[str, tuple[str, ...]]] = {
             game: table for game, table in synonyms.items()}
@@ -64,17 +76,22 @@ class Rewriter:
         only `budget.corrections` words the index does not know (`known`) are looked up as
         near misses of a variant."""
         table = self._tables.get(game, self._tables[None])
+        related = self._related.get(game, self._related[None])
         near = self._near.get(game, self._near[None])
         asks_left = budget.corrections
         words = analysis.words(text)
         out: list[str] = []
         synonyms: list[tuple[str, str]] = []
+        # Each word's forms as the last word of a run, made once: every run ending at a word
+        # and both tables look them up.
+        lasts: dict[int, tuple[str, ...]] = {}
+        expanded = False
         i = 0
         while i < len(words):
             if i >= budget.words:
                 out.extend(words[i:])  # past the budget: left as typed, never looked at
                 break
-            found = _synonym_at(words, i, table)
+            found = _synonym_at(words, i, table, lasts)
             word = words[i]
             if (found is None and asks_left > 0 and analysis.is_hangul(word)
                     and not analysis.is_function_word(word)
@@ -102,22 +119,38 @@ class Rewriter:
                 synonyms.extend((said, o) for o in officials)
                 i += length
                 continue
+            # A related word stays, and the rules' word for it joins it, unannounced.
+            also = _synonym_at(words, i, related, lasts) if related else None
+            if also is not None:
+                length, officials, _ = also
+                out.extend(words[i : i + length])
+                out.extend(o for o in officials if o not in out)
+                expanded = True
+                i += length
+                continue
             out.append(words[i])
             i += 1
-        if not synonyms:
+        if not synonyms and not expanded:
             return Rewrite(text)
         return Rewrite(" ".join(out), tuple(synonyms))
 
 
 def _synonym_at(words: Sequence[str], start: int, table: Mapping[str, tuple[str, ...]],
+                lasts: dict[int, tuple[str, ...]] | None = None,
                 ) -> tuple[int, tuple[str, ...], str] | None:
     """The longest synonyms entry starting at `words[start]`: (words used, official terms, the
     words as they matched, the last one without its particle)."""
     for length in range(min(_LONGEST, len(words) - start), 0, -1):
         run = words[start : start + length]
         # The last word may carry a particle: `서지가`, `클루를`.
-        for last in dict.fromkeys((run[-1], *analysis.variants(run[-1]),
-                                   *analysis.loose_stems(run[-1]))):
+        end = start + length - 1
+        forms = lasts.get(end) if lasts is not None else None
+        if forms is None:
+            forms = tuple(dict.fromkeys((run[-1], *analysis.variants(run[-1]),
+                                         *analysis.loose_stems(run[-1]))))
+            if lasts is not None:
+                lasts[end] = forms
+        for last in forms:
             key = compact("".join([*run[:-1], last]))
             if key in table:
                 return length, table[key], " ".join([*run[:-1], last])

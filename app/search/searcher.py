@@ -103,7 +103,8 @@ class SearchIndex:
                      if d.english and not d.entry.placeholder}
         self._officials = officials
         self._loanwords = LoanwordTable(filter(None, english))
-        self._rewriter = Rewriter({g.id: g.synonyms for g in corpus.games})
+        self._rewriter = Rewriter({g.id: g.synonyms for g in corpus.games},
+                                  {g.id: g.related for g in corpus.games})
         self._game_rank: dict[str, int] = {}
         for source in corpus.sources:
             self._game_rank.setdefault(source.spec.game, len(self._game_rank))

@@ -76,6 +76,12 @@ TITLE_COVERAGE = 0.5
 AUTHORITY = 0.1
 #: Characters allowed between adjacent query words for PROXIMITY (a particle or an ending).
 NEAR_GAP = 4
+#: Up to this factor (+PASSAGE × share²) when one sentence of the entry holds the query's
+#: content words: a question's words together in one sentence point at its answer (#10).
+#: Hand-tuned on the tuning half.
+PASSAGE = 1.0
+#: Queries with fewer content words are not phrases a sentence answers: the feature is off.
+PASSAGE_MIN_WORDS = 3
 
 # --- Ordering (searcher.py) ------------------------------------------------------------------
 

@@ -523,6 +523,8 @@ class ClientIndex(View):
     postings: dict[str, dict[str, str]]
     #: Per game, a player's word → the official terms.
     synonyms: dict[str, dict[str, list[str]]]
+    #: Per game, an everyday word → the rules' words searched beside it (`~` lines).
+    related: dict[str, dict[str, list[str]]]
     #: The analysis tables (particles, endings, jamo, limits), shipped from the Python side.
     rules: dict[str, Any]
     #: The ranking numbers of `app/search/weights.py`, by their names there.
