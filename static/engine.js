@@ -82,7 +82,7 @@
     });
     this.gamesById = dict();
     index.games.forEach(function (g, i) { self.gamesById[g.id] = i; });
-    this.setUpSynonyms(index.synonyms, index.related || {});
+    this.setUpSynonyms(index.synonyms, index.related || {}, index.game_names || {});
     this.buildVocabularies();
   }
   var E = Engine.prototype;
@@ -359,8 +359,10 @@
     var plan = this.plan(rewrite.text, !options.typed), self = this;
     var corrected = plan.words.some(function (x) { return x.corrections.length && !x.known; }) ?
       plan.words.map(function (x) { return x.corrections.length && !x.known ? x.corrections[0] : x.text; }).join(" ") : null;
+    /* A game named in the query comes first, unless a filter already chose the game. */
+    var named = game ? null : rewrite.game || null;
     var result = { query: typed, total: 0, hits: [], synonyms: rewrite.synonyms, corrected: corrected,
-      suggestion: null };
+      suggestion: null, game_named: named };
     if (!plan.words.length && !plan.initials) return result;
     var allowed = null;
     if (game) {
@@ -374,6 +376,12 @@
       var near = this.fuzzyMatches(plan.alias || plan.stemCompact || plan.compact, 1)
         .filter(function (m) { return !allowed || allowed[m[0]]; });
       if (near.length) result.suggestion = this.hit(near[0][0], 0, null);
+    }
+    if (named) {
+      var first = this.gamesById[named[1]];
+      ranked = ranked.map(function (r, i) { return [r, i]; }).sort(function (a, b) {
+        return ((self.docs.game[a[0][0]] !== first) - (self.docs.game[b[0][0]] !== first)) || a[1] - b[1];
+      }).map(function (x) { return x[0]; });  /* stable */
     }
     result.total = ranked.length;
     result.hits = ranked.slice(options.offset || 0, (options.offset || 0) + limit).map(function (r) {

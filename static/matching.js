@@ -17,8 +17,9 @@
   var M = {};
 
   /* rewrite.Rewriter: players' words → the official terms. */
-  M.setUpSynonyms = function (synonyms, related) {
+  M.setUpSynonyms = function (synonyms, related, names) {
     var merged = dict(), an = this.an, self = this, mergedRelated = dict();
+    this.gameNames = names;
     this.relTables = dict();
     Object.keys(related).forEach(function (game) {
       self.relTables[game] = related[game];
@@ -55,10 +56,17 @@
     var an = this.an, self = this, table = this.synTables[game || ""] || this.synTables[""];
     var near = this.synNear[game || ""] || this.synNear[""];
     var related = this.relTables[game || ""] || this.relTables[""];
-    var asks = 6, words = an.words(text), out = [], synonyms = [], i = 0, expanded = false;
+    var asks = 6, words = an.words(text), out = [], synonyms = [], i = 0, expanded = false, named = null;
     function known(w) { return self.knows(w); }
     while (i < words.length) {
       if (i >= 16) { out = out.concat(words.slice(i)); break; }
+      // rewrite.py: a game's name in a longer query is taken out and reported.
+      var name = this.synonymAt(words, i, this.gameNames);
+      if (name && name[0] < words.length && !named) {
+        named = [name[2], name[1][0]];
+        i += name[0];
+        continue;
+      }
       var found = this.synonymAt(words, i, table), word = words[i];
       if (!found && asks > 0 && isHangul(word) && !an.isFunctionWord(word) &&
           !an.variants(word).some(known)) {
@@ -89,7 +97,8 @@
       out.push(words[i]);
       i += 1;
     }
-    return synonyms.length || expanded ? { text: out.join(" "), synonyms: synonyms } : { text: text, synonyms: [] };
+    return synonyms.length || expanded || named ? { text: out.join(" "), synonyms: synonyms, game: named } :
+      { text: text, synonyms: [], game: null };
   };
 
 

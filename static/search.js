@@ -142,6 +142,10 @@
           var changes = found.synonyms.map(function (pair) {
             return " ‘" + pair[0] + "’ → 공식 용어 ‘" + pair[1] + "’.";
           });
+          if (found.game_named) {
+            var named = found.hits.filter(function (h) { return h.game === found.game_named[1]; })[0];
+            if (named) changes.push(" ‘" + found.game_named[0] + "’ → " + named.game_name + " 규칙 먼저.");
+          }
           note.textContent = note.getAttribute("data-found") + changes.join("") +
             (found.corrected ? " 고쳐 찾은 말: ‘" + found.corrected + "’" : "");
           note.hidden = !found.hits.length;

@@ -130,10 +130,12 @@ def test_searching_as_typed_skips_every_rewrite(client: TestClient) -> None:
 
 
 def test_question_words_weigh_nothing_beside_the_content_words(client: TestClient) -> None:
-    plain = client.get("/api/search", params={"q": "정리 단계 손 카드 장"}).json()
+    # The same content words without 몇, 장까지, 수, 있나요: the same results, in the same order.
+    plain = client.get("/api/search", params={"q": "정리 단계에는 손에 카드를 남길"}).json()
     asked = client.get("/api/search", params={
         "q": "정리 단계에는 손에 카드를 몇 장까지 남길 수 있나요?"}).json()
-    assert asked["results"][0]["id"] == plain["results"][0]["id"] == "Upkeep_Phase"
+    assert [r["id"] for r in asked["results"]] == [r["id"] for r in plain["results"]]
+    assert {r["id"] for r in asked["results"][:2]} == {"Hand_Size", "Upkeep_Phase"}
 
 
 def test_suggestions_say_which_game_a_shared_title_belongs_to(client: TestClient) -> None:
@@ -141,3 +143,15 @@ def test_suggestions_say_which_game_a_shared_title_belongs_to(client: TestClient
     contexts = [s["context"] for s in found if s["title"] == "특성"]
     assert len(contexts) == 2 and len(set(contexts)) == 2
     assert {c.split(" · ")[0] for c in contexts} == {"아컴", "엘호"}
+
+
+def test_a_game_named_in_the_query_comes_first_and_is_said(client: TestClient) -> None:
+    data = client.get("/api/search", params={"q": "엘호 전투는 어떻게 하나요"}).json()
+    assert data["results"] and all(r["game"] == "eh" for r in data["results"][:5])
+    notice = next(n for n in data["notices"] if n["kind"] == "game")
+    assert notice["text"] == "‘엘호’ → 엘드리치 호러 규칙 먼저"
+    assert notice["link"] == "엘드리치 호러에서만 찾기" and "game=eh" in notice["url"]
+    # A filter already chose the game: nothing to say, and the name is not searched for.
+    filtered = client.get("/api/search", params={"q": "엘호 전투", "game": "ahlcg"}).json()
+    assert not any(n["kind"] == "game" for n in filtered["notices"])
+    assert all(r["game"] == "ahlcg" for r in filtered["results"])

@@ -68,3 +68,9 @@ def test_an_empty_search_says_what_can_be_searched_and_where_to_go(client: TestC
     assert 'href="/timing"' in page and 'href="/rules/Skill_Test_Timing"' in page
     assert 'href="/sources/ahlcg-reference"' in page
     assert "빠른 참조" in page  # the Eldritch Horror quick reference, declared by the manifest
+
+
+def test_the_results_page_says_which_game_the_query_named(client: TestClient) -> None:
+    page = client.get("/search", params={"q": "아컴호러에서 신화 단계"}).text
+    assert "‘아컴호러’ → 아컴호러 카드게임 규칙 먼저 · " in page
+    assert "아컴호러 카드게임에서만 찾기</a>" in page

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.search.budget import Budget
-from app.search.rewrite import Rewriter
+from app.search.rewrite import Rewrite, Rewriter
 
 TABLES = {"ahlcg": {"서지": ("급증",), "어택오브오퍼튜니티": ("틈새 공격",), "aoo": ("틈새 공격",),
                     "클루": ("단서",)},
@@ -62,3 +62,17 @@ def test_a_related_word_stays_and_the_rules_word_joins_it_unannounced() -> None:
     both = rewriter.rewrite("서지 카드 세워서", "ahlcg")
     assert both.text == "급증 카드 세워서 준비" and both.synonyms == (("서지", "급증"),)
     assert rewriter.rewrite("넣을", "eh").text == "넣을"  # another game's words stay apart
+
+
+def test_a_game_named_in_a_longer_query_is_taken_out_and_reported() -> None:
+    from app.search.rewrite import name_keys
+    names = name_keys({"ahlcg": ("아컴호러 카드게임", "아컴"), "eh": ("엘드리치 호러", "엘호")},
+                      title_words={"엘드리치"})
+    # The first word of a name counts, unless it is a word of some title (엘드리치 토큰).
+    assert "아컴호러" in names and "엘드리치" not in names and names["엘드리치호러"] == ("eh",)
+    rewriter = Rewriter(TABLES, {}, names)
+    out = rewriter.rewrite("엘드리치 호러에서 라운드 진행", None)
+    assert out.text == "라운드 진행" and out.game == ("엘드리치 호러", "eh")
+    assert rewriter.rewrite("아컴에서 서지", None).game == ("아컴", "ahlcg")
+    # A name alone is a search for it, not a preference.
+    assert rewriter.rewrite("엘호", None) == Rewrite("엘호")

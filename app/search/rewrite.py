@@ -9,20 +9,23 @@ term, since English words also find the English originals. (Hangul loanwords tha
 lists are matched by sound later, in the query plan: `query.make_plan`, `loanwords`.)
 
 Related words (`~` lines: `포함 ~ 넣다`) are everyday words the rules say otherwise: the word
-stays, the rules' word is searched beside it, and nothing is announced.
+stays, the rules' word is searched beside it, and nothing is announced. A game's name in a
+longer query (`엘드리치 호러 한 라운드에 …`) is taken out and reported: that game comes first.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 
+from app.corpus.models import Corpus
 from app.corpus.normalize import compact
 from app.search import analysis
 from app.search.budget import DEFAULT_BUDGET, Budget
+from app.search.documents import Document
 from app.search.fuzzy import Vocabulary
 
-__all__ = ["Rewrite", "Rewriter"]
+__all__ = ["Rewrite", "Rewriter", "game_name_keys", "name_keys"]
 
 #: The longest run of words a synonyms line is looked up for ("어택 오브 오퍼튜니티").
 _LONGEST = 4
@@ -35,15 +38,49 @@ class Rewrite:
     text: str
     #: (as typed, official term) for each synonym used.
     synonyms: tuple[tuple[str, str], ...] = ()
+    #: (as typed, game id) when the query names a game (`엘드리치 호러 …`, `아컴에서 …`): the
+    #: name is taken out of the words searched, and that game's rules come first.
+    game: tuple[str, str] | None = None
+
+
+def game_name_keys(corpus: Corpus, docs: Iterable[Document]) -> dict[str, tuple[str, ...]]:
+    """`name_keys` of the corpus's games, with the words of the searched titles `docs` kept
+    out: the one table the server and the browser engine both use."""
+    return name_keys(
+        {g.id: tuple(filter(None, (g.name, g.short_name, g.name_en))) for g in corpus.games},
+        {w for d in docs for w in analysis.words(d.entry.title)})
+
+
+def name_keys(names: Mapping[str, Sequence[str]],
+              title_words: Set[str] = frozenset()) -> dict[str, tuple[str, ...]]:
+    """Compact forms a query may name each game by → (game id,): its names as declared
+    (`엘드리치 호러`, `엘호`, `Eldritch Horror`) and the first word of a Korean name of three
+    syllables or more (`아컴호러`), unless two games share a form or it is a word of some
+    title (`엘드리치` is also the 엘드리치 토큰 of the rules)."""
+    found: dict[str, list[str]] = {}
+    for game, declared in names.items():
+        forms: list[str] = []
+        for name in declared:
+            forms.append("".join(analysis.words(name)))  # as a query's words join
+            first = analysis.words(name)[:1]
+            if (first and analysis.is_hangul(first[0]) and len(first[0]) >= 3
+                    and first[0] not in title_words):
+                forms.append(first[0])
+        for form in dict.fromkeys(f for f in forms if f and f not in title_words):
+            found.setdefault(form, []).append(game)
+    return {form: (games[0],) for form, games in found.items() if len(games) == 1}
 
 
 class Rewriter:
     """Synonyms per game, applied to a cleaned query."""
 
     def __init__(self, synonyms: Mapping[str, Mapping[str, tuple[str, ...]]],
-                 related: Mapping[str, Mapping[str, tuple[str, ...]]] | None = None) -> None:
+                 related: Mapping[str, Mapping[str, tuple[str, ...]]] | None = None,
+                 names: Mapping[str, tuple[str, ...]] | None = None) -> None:
         """`synonyms`: game → compact variant → official terms (`GameSpec.synonyms`);
-        `related`: the same for related words (`GameSpec.related`)."""
+        `related`: the same for related words (`GameSpec.related`); `names`: the compact
+        forms that name a game → (game id,) (`name_keys`)."""
+        self._names = dict(names or {})
         self._related: dict[str | None, Mapping[str, tuple[str, ...]]] = {
             game: table for game, table in (related or {}).items()}
         merged_related: dict[str, tuple[str, ...]] = {}
@@ -86,11 +123,18 @@ class Rewriter:
         # and both tables look them up.
         lasts: dict[int, tuple[str, ...]] = {}
         expanded = False
+        game_named: tuple[str, str] | None = None
         i = 0
         while i < len(words):
             if i >= budget.words:
                 out.extend(words[i:])  # past the budget: left as typed, never looked at
                 break
+            named = _synonym_at(words, i, self._names, lasts) if self._names else None
+            # A game's name alone is a search for it, not a preference (`엘드리치 호러`).
+            if named is not None and named[0] < len(words) and game_named is None:
+                game_named = (named[2], named[1][0])
+                i += named[0]
+                continue
             found = _synonym_at(words, i, table, lasts)
             word = words[i]
             if (found is None and asks_left > 0 and analysis.is_hangul(word)
@@ -130,9 +174,9 @@ class Rewriter:
                 continue
             out.append(words[i])
             i += 1
-        if not synonyms and not expanded:
+        if not synonyms and not expanded and game_named is None:
             return Rewrite(text)
-        return Rewrite(" ".join(out), tuple(synonyms))
+        return Rewrite(" ".join(out), tuple(synonyms), game_named)
 
 
 def _synonym_at(words: Sequence[str], start: int, table: Mapping[str, tuple[str, ...]],

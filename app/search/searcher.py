@@ -42,7 +42,7 @@ from app.search.index import FIELDS, load_index
 from app.search.loanwords import LoanwordTable
 from app.search.query import Plan, clean, make_plan, weighted_terms
 from app.search.rank import Reranker
-from app.search.rewrite import Rewrite, Rewriter
+from app.search.rewrite import Rewrite, Rewriter, game_name_keys
 from app.search.snippet import flatten, make_snippet, present_terms, squash, term_pattern
 from app.search.titles import EXACT, FUZZY, INITIALS_EXACT, START, TitleTable
 from app.search.weights import COORD_FLOOR, PLACEHOLDER, TIER_STEP, TITLE_ONLY, Tier
@@ -78,6 +78,9 @@ class Results:
     loanwords: tuple[tuple[str, str, str], ...] = ()
     #: The query as searched after typo corrections, when a word was corrected; else None.
     corrected: str | None = None
+    #: (as typed, game id) when the query named a game and no filter was set: that game's
+    #: rules come first (`엘드리치 호러 한 라운드에 …`).
+    game_named: tuple[str, str] | None = None
 
 
 class SearchIndex:
@@ -103,8 +106,10 @@ class SearchIndex:
                      if d.english and not d.entry.placeholder}
         self._officials = officials
         self._loanwords = LoanwordTable(filter(None, english))
+        #: The compact forms a query may name a game by (`엘드리치`, `아컴호러`, `엘호`).
+        self.game_names = game_name_keys(corpus, self._documents.values())
         self._rewriter = Rewriter({g.id: g.synonyms for g in corpus.games},
-                                  {g.id: g.related for g in corpus.games})
+                                  {g.id: g.related for g in corpus.games}, self.game_names)
         self._game_rank: dict[str, int] = {}
         for source in corpus.sources:
             self._game_rank.setdefault(source.spec.game, len(self._game_rank))
@@ -195,7 +200,10 @@ class SearchIndex:
         # Quoted without the particle (‘크루’, not ‘크루를’), like the synonyms.
         loanwords = tuple((w.stem or w.text, w.english, self._officials.get(w.english, ""))
                           for w in plan.words if w.english)
-        empty = Results(typed, 0, (), None, rewrite.synonyms, loanwords, _corrected(plan))
+        # A game named in the query comes first, unless a filter already chose the game.
+        named = rewrite.game if game is None and source is None else None
+        empty = Results(typed, 0, (), None, rewrite.synonyms, loanwords, _corrected(plan),
+                        named)
         limit = max(0, min(int(limit), MAX_LIMIT))
         offset = max(0, int(offset))
         allowed = self._filters.get((game, source)) if game or source else None
@@ -204,6 +212,9 @@ class SearchIndex:
         ranked = self._rank(plan, allowed)
         if not ranked:
             return dataclasses.replace(empty, suggestion=self._did_you_mean(plan, allowed))
+        if named is not None:
+            entries = self.corpus.entries
+            ranked.sort(key=lambda item: entries[item[0]].game != named[1])  # stable
         if demote is not None:
             ranked.sort(key=lambda item: demote(item[0]))  # stable: each group keeps its order
         page = ranked[offset : offset + limit]

@@ -89,16 +89,18 @@ def search_results(
         # "…을 찾으셨나요?": the particle the suggested title takes.
         suggestion_particle=with_particle(suggestion, "을")[len(suggestion):]
         if suggestion else "",
-        notices=_notices(results, urls, game, source) if results else [],
+        notices=_notices(corpus, results, urls, game, source) if results else [],
         as_typed=as_typed,
         no_results=f"{with_particle(f'“{query}”', '와')} 일치하는 항목이 없습니다."
         if query else "",
     )
 
 
-def _notices(results: Results, urls: Urls, game: str, source: str) -> list[Notice]:
+def _notices(corpus: Corpus, results: Results, urls: Urls, game: str,
+             source: str) -> list[Notice]:
     """What the search changed in the query, said plainly: the official term a player's word
-    stands for, and a typo correction with a link to search the words as typed."""
+    stands for, the game the query named (with a link to that game alone), and a typo
+    correction with a link to search the words as typed."""
     found: list[Notice] = []
     for typed, official in dict.fromkeys(results.synonyms):
         found.append(Notice(kind="synonym", typed=typed, official=official,
@@ -109,6 +111,14 @@ def _notices(results: Results, urls: Urls, game: str, source: str) -> list[Notic
                      f"{with_particle(english, '으로')[len(english):]} 찾았습니다")
         found.append(Notice(kind="loanword", typed=typed, official=official or english,
                             text=text, url=None, link=None))
+    if results.game_named:
+        typed, game_id = results.game_named
+        name = corpus.game(game_id).name
+        found.append(Notice(
+            kind="game", typed=typed, official=name,
+            text=f"‘{typed}’ → {name} 규칙 먼저",
+            url=urls.search(results.query, game=game_id, source=source),
+            link=f"{name}에서만 찾기"))
     if results.corrected:
         typed = results.query
         found.append(Notice(

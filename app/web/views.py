@@ -317,7 +317,8 @@ class SearchHit(EntryRef):
 
 class Notice(View):
     """Something the search changed in the query, said plainly: `synonym` and `loanword`
-    (a player's word → the official term) or `correction` (with a link to search as typed)."""
+    (a player's word → the official term), `game` (the query named a game: its rules first,
+    with a link to that game alone) or `correction` (with a link to search as typed)."""
 
     kind: str
     typed: str
@@ -525,6 +526,8 @@ class ClientIndex(View):
     synonyms: dict[str, dict[str, list[str]]]
     #: Per game, an everyday word → the rules' words searched beside it (`~` lines).
     related: dict[str, dict[str, list[str]]]
+    #: The compact forms a query may name a game by → [game id] (`rewrite.name_keys`).
+    game_names: dict[str, list[str]]
     #: The analysis tables (particles, endings, jamo, limits), shipped from the Python side.
     rules: dict[str, Any]
     #: The ranking numbers of `app/search/weights.py`, by their names there.
