@@ -89,13 +89,14 @@
         if (base.length >= 2 || s.length >= 2 || has(this.particles, s)) out.push(base);
       }
     }
-    var n = form.length;
-    if (n >= 3 && form.slice(-2) === "니다" && form.charAt(n - 3) !== "습" &&
-        isSyllable(form.charAt(n - 3))) {
-      var code = form.charCodeAt(n - 3) - BASE;
-      if (code % 28 === this.r.b_final) {
-        var b = form.slice(0, n - 3) + String.fromCharCode(BASE + code - this.r.b_final);
-        if (b) out.push(b);
+    /* analysis.py: the ㅂ of -ㅂ니다, the ㄴ of -ㄴ다 sit in the stem's last syllable. */
+    var n = form.length, jamo = this.r.jamo_endings;
+    for (var e = 0; e < jamo.length; e++) {
+      var tail = jamo[e][0], fin = jamo[e][1], at = n - tail.length - 1;
+      if (at >= 0 && form.slice(-tail.length) === tail && form.charAt(at) !== "습" &&
+          isSyllable(form.charAt(at))) {
+        var code = form.charCodeAt(at) - BASE;
+        if (code % 28 === fin && n >= 3) out.push(form.slice(0, at) + String.fromCharCode(BASE + code - fin));
       }
     }
     /* A merged -아/-어 form (세워서 → 세우, 버렸다 → 버리): analysis.py `_unmerged`. */

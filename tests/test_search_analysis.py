@@ -143,6 +143,19 @@ def test_counters_are_function_words(word: str) -> None:
     assert analysis.is_function_word(word)
 
 
+@pytest.mark.parametrize("word", ["다", "그냥", "혹시", "내", "제가", "같이", "돼요", "해도"])
+def test_fillers_pronouns_and_merged_light_verbs_are_function_words(word: str) -> None:
+    # 탄약 다 쓰면, 그냥 버려도, 내 덱이, 어떻게 돼요: the spoken question's light words.
+    assert analysis.is_function_word(word)
+
+
+@pytest.mark.parametrize(("word", "stem"), [("버려진다", "버리"), ("버려집니다", "버리")])
+def test_the_n_da_ending_is_taken_off_the_stems_last_syllable(word: str, stem: str) -> None:
+    # -ㄴ다 is a jamo ending like -ㅂ니다 (버려지 + ㄴ다); the passive 버려지 is 버리 + 어 + 지.
+    assert stem in analysis.variants(word)
+    assert analysis.variants("판다") == ("판다",)  # two syllables: a noun more often than not
+
+
 @pytest.mark.parametrize("word", ["장소", "번호", "명칭", "개시"])
 def test_words_starting_with_a_counter_are_content_words(word: str) -> None:
     assert not analysis.is_function_word(word)

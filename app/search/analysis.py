@@ -81,9 +81,12 @@ _SUFFIX_SET = frozenset(_SUFFIXES)
 _BY_LAST: dict[str, tuple[str, ...]] = {}
 for _suffix in _SUFFIXES:
     _BY_LAST[_suffix[-1]] = (*_BY_LAST.get(_suffix[-1], ()), _suffix)
-# `-ㅂ니다` is not a syllable suffix: its ㅂ is the final consonant of the stem's last syllable
-# (갑니다 = 가 + ㅂ니다, 줍니다 = 주 + ㅂ니다). Handled in `variants` by arithmetic.
-_B_FINAL = 17  # index of ㅂ among the final consonants (hangul.JONGSEONG)
+# `-ㅂ니다` and `-ㄴ다` are not syllable suffixes: their ㅂ and ㄴ are the final consonant of the
+# stem's last syllable (갑니다 = 가 + ㅂ니다, 버려진다 = 버려지 + ㄴ다). Handled in `variants` by
+# arithmetic: (syllables after the jamo, index of the jamo among the final consonants,
+# hangul.JONGSEONG). 습니다 is its own ending (뽑습니다), never 스 + ㅂ니다.
+_B_FINAL = 17
+_JAMO_ENDINGS = (("니다", _B_FINAL), ("다", 4))
 # -아/-어 merged into a stem's last vowel: 세우+어 = 세워, 버리+어 = 버려, 보+아 = 봐, 되+어 = 돼,
 # also in the past (세웠다, 버렸고). Players' questions use these forms (세워서, 버려도), the rules
 # mostly -ㅂ니다 (세웁니다, 버립니다), so the stem is restored on both sides: vowel of the merged
@@ -91,7 +94,7 @@ _B_FINAL = 17  # index of ㅂ among the final consonants (hangul.JONGSEONG)
 # Only after one of _AFTER_MERGED (or ㅆ + _AFTER_PAST), never on a bare word: nouns end in these
 # syllables too (고려, 배려, 교과), and a bare 세워 is rare in questions.
 _CONTRACTED = {14: 13, 6: 20, 9: 8, 10: 11}
-_AFTER_MERGED = ("서", "도", "야", "요", "서는", "서도", "야만", "야지", "야하", "도록")
+_AFTER_MERGED = ("서", "도", "야", "요", "서는", "서도", "야만", "야지", "야하", "도록", "지")
 _AFTER_PAST = ("다", "고", "는데", "으면", "을", "을때", "습니다", "어요", "지만", "던")
 _SS_FINAL = 20  # index of ㅆ among the final consonants
 # (suffix, final consonant the merged syllable must have) by the suffix's last character, in
@@ -116,6 +119,11 @@ _LIGHT = frozenset({
     "왜", "누가", "누구", "얼마나", "가능", "가능한가요", "경우", "때", "궁금합니다", "질문",
     "해도", "돼도", "되나", "하나", "있나", "없나", "인가", "건가", "건가요", "거죠", "건지",
     "어떻", "뭘", "해야", "하나요", "되나요", "있나요", "없나요", "할까요", "될까요",
+    # Fillers and pronouns of a spoken question (다 쓰면, 그냥 버려도, 내 덱이, 혹시 …).
+    "다", "또", "그냥", "좀", "꼭", "막", "이제", "혹시", "만약", "만약에", "그럼", "그러면",
+    "근데", "그런데", "아니면", "내", "제", "저희", "우리", "같이",
+    # 하다/되다 in their merged forms, which take endings of their own (돼요, 해도, 됐는데).
+    "돼", "해", "됐", "했",
     # Counters: after 몇 or a number they count, they do not name a rule (몇 장까지, 두 번,
     # 자원 몇 개); alone in a query they are never a rules term either.
     "장", "개", "번", "명", "몇장", "몇개", "몇번", "몇명",
@@ -198,13 +206,14 @@ def _stripped(form: str) -> Iterator[str]:
             # the noun's own last syllable; a longer one (습니다, 으면) is an ending.
             if len(base) >= 2 or len(suffix) >= 2 or suffix in _PARTICLE_SET:
                 yield base
-    # 갑니다, 줍니다, 놓입니다: the ㅂ of -ㅂ니다 sits in the stem's last syllable.
-    if len(form) >= 3 and form.endswith("니다") and form[-3] != "습" and is_syllable(form[-3]):
-        code = ord(form[-3]) - 0xAC00
-        if code % 28 == _B_FINAL:
-            base = form[:-3] + chr(0xAC00 + code - _B_FINAL)
-            if base:
-                yield base
+    # 갑니다, 놓입니다, 버려진다: the ㅂ of -ㅂ니다 and the ㄴ of -ㄴ다 sit in the last syllable.
+    for tail, final in _JAMO_ENDINGS:
+        at = len(form) - len(tail) - 1
+        if at >= 0 and form.endswith(tail) and form[at] != "습" and is_syllable(form[at]):
+            code = ord(form[at]) - 0xAC00
+            # Three syllables at least: 간다, 판다 are too often a noun or a one-syllable stem.
+            if code % 28 == final and len(form) >= 3:
+                yield form[:at] + chr(0xAC00 + code - final)
     yield from _unmerged(form)
 
 
@@ -325,7 +334,7 @@ def client_tables() -> dict[str, object]:
         "particles": list(_PARTICLES),
         "suffixes": list(_SUFFIXES),
         "light": sorted(_LIGHT),
-        "b_final": _B_FINAL,
+        "jamo_endings": [list(pair) for pair in _JAMO_ENDINGS],
         "contracted": {str(k): v for k, v in _CONTRACTED.items()},
         "after_merged": list(_AFTER_MERGED),
         "after_past": list(_AFTER_PAST),
