@@ -92,6 +92,10 @@ class Prepared:
     pairs: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]
     query_forms: frozenset[str]
     joined: str
+    #: Per group, its Hangul and its Latin forms: which half of a document each is looked for
+    #: in, decided once per query rather than once per form and document.
+    split: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
+    total: float = 0.0
 
 
 class Reranker:
@@ -106,21 +110,28 @@ class Reranker:
         groups = tuple(_word_groups(plan))
         pairs = tuple((a[0], b[0]) for a, b in itertools.pairwise(groups))
         forms = frozenset(f for w in plan.words for f in (*w.variants, *w.corrections))
-        return Prepared(plan, groups, pairs, forms, plan.stem_compact + plan.compact)
+        split = tuple((tuple(f for f in g if not _is_latin(f)), tuple(f for f in g if _is_latin(f)))
+                      for g, _ in groups)
+        return Prepared(plan, groups, pairs, forms, plan.stem_compact + plan.compact, split,
+                        sum(weight for _, weight in groups))
 
     def features(self, query: Prepared, entry_id: str) -> Features:
         """The entry's features for the prepared query."""
         doc = self._docs[entry_id]
         if not query.groups:
             return Features(1.0, 0.0, 0.0, doc.authority)
-        total = sum(weight for _, weight in query.groups)
-        present = tuple((forms, weight) for forms, weight in query.groups
-                        if any(f in _side(doc, f) for f in forms))
+        total = query.total
+        text, latin = doc.text, doc.latin
+        has = [any(f in text for f in hangul) or any(f in latin for f in english)
+               for hangul, english in query.split]
+        present = tuple(group for group, there in zip(query.groups, has, strict=True) if there)
         found = sum(weight for _, weight in present)
         proximity = 0.0
         if query.pairs:
-            proximity = sum(1 for a, b in query.pairs
-                            if _near(_side(doc, a[0]), a, b)) / len(query.pairs)
+            # Pair i is groups i and i + 1; a pair with a word the entry lacks is never near.
+            proximity = sum(1 for i, (a, b) in enumerate(query.pairs)
+                            if has[i] and has[i + 1] and _near(_side(doc, a[0]), a, b)
+                            ) / len(query.pairs)
         passage = 0.0
         if len(query.groups) >= PASSAGE_MIN_WORDS:
             # Only the words the entry has can share a sentence; one word shares it with none.

@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 
 from app.corpus.models import Corpus
-from app.corpus.normalize import compact
 from app.search import analysis
 from app.search.budget import DEFAULT_BUDGET, Budget
 from app.search.documents import Document
@@ -194,8 +193,10 @@ def _synonym_at(words: Sequence[str], start: int, table: Mapping[str, tuple[str,
                                          *analysis.loose_stems(run[-1]))))
             if lasts is not None:
                 lasts[end] = forms
+        # The words are already normalised (`analysis.words`): joined, they are compact.
+        head = "".join(run[:-1])
         for last in forms:
-            key = compact("".join([*run[:-1], last]))
+            key = head + last
             if key in table:
                 return length, table[key], " ".join([*run[:-1], last])
     return None
