@@ -66,6 +66,12 @@ def test_merged_forms_are_undone_only_before_an_ending() -> None:
     assert "세우" in analysis.index_words("카드를 세웁니다")
 
 
+@pytest.mark.parametrize(("word", "stem"), [("피하는게", "피하"), ("쌓이는거", "쌓이")])
+def test_spoken_nominal_endings_are_stripped(word: str, stem: str) -> None:
+    # 는 게 / 는 거 (것이, 것) written together, as players type them.
+    assert stem in analysis.variants(word)
+
+
 @pytest.mark.parametrize(("word", "stem"), [("뽑아서", "뽑"), ("섞어도", "섞"), ("넣어요", "넣")])
 def test_a_eo_endings_after_a_consonant_are_stripped(word: str, stem: str) -> None:
     assert analysis.stem(word) == stem
@@ -143,7 +149,8 @@ def test_counters_are_function_words(word: str) -> None:
     assert analysis.is_function_word(word)
 
 
-@pytest.mark.parametrize("word", ["다", "그냥", "혹시", "내", "제가", "같이", "돼요", "해도"])
+@pytest.mark.parametrize("word", ["다", "그냥", "혹시", "내", "제가", "같이", "돼요", "해도",
+                                  "말고", "거", "게"])
 def test_fillers_pronouns_and_merged_light_verbs_are_function_words(word: str) -> None:
     # 탄약 다 쓰면, 그냥 버려도, 내 덱이, 어떻게 돼요: the spoken question's light words.
     assert analysis.is_function_word(word)
