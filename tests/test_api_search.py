@@ -155,3 +155,11 @@ def test_a_game_named_in_the_query_comes_first_and_is_said(client: TestClient) -
     filtered = client.get("/api/search", params={"q": "엘호 전투", "game": "ahlcg"}).json()
     assert not any(n["kind"] == "game" for n in filtered["notices"])
     assert all(r["game"] == "ahlcg" for r in filtered["results"])
+
+
+def test_a_hangul_spelling_of_a_listed_english_word_is_found_by_sound(client: TestClient) -> None:
+    # 디바우어 is on no synonyms line; "devour" is (집어삼켜짐 = …, devour), and EH has no
+    # English names: the sound finds the English word, the line gives the official term.
+    data = client.get("/api/search", params={"q": "디바우어", "game": "eh"}).json()
+    assert data["results"][0]["id"] == "eh-집어삼켜짐"
+    assert data["notices"][0]["text"] == "‘디바우어’ → 공식 용어 ‘집어삼켜짐’"

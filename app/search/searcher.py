@@ -104,6 +104,18 @@ class SearchIndex:
         officials = {LoanwordTable.phrase(d.english): d.entry.title
                      for d in reversed(self._documents.values())
                      if d.english and not d.entry.placeholder}
+        # The English words the synonyms files list (devour, ammo) are names too: a Hangul
+        # spelling of one that no line lists (디바우어) is matched by sound like the entries'
+        # English names, and searched as the official term it stands for (an entry's own
+        # English name wins where both have the word).
+        self._listed: dict[str, str] = {}
+        for game in corpus.games:
+            for key, terms in game.synonyms.items():
+                phrase = LoanwordTable.phrase(key) if key.isascii() and key.isalpha() else ""
+                if len(phrase) >= 3 and phrase not in officials:
+                    self._listed.setdefault(phrase, terms[0])
+        english += list(self._listed)
+        officials.update({term: term for term in self._listed.values()})
         self._officials = officials
         self._loanwords = LoanwordTable(filter(None, english))
         #: The compact forms a query may name a game by (`엘드리치`, `아컴호러`, `엘호`).
@@ -181,7 +193,13 @@ class SearchIndex:
     def plan(self, query: str, *, correct: bool = True) -> Plan:
         """The analysed query (exposed for tests and the bench)."""
         return make_plan(clean(query), self._hangul, self._english, self.budget,
-                         correct=correct, loanword=self._loanwords.english)
+                         correct=correct, loanword=self._sounds_like)
+
+    def _sounds_like(self, hangul: str) -> str | None:
+        """The English name a Hangul loanword sounds like, or the official term of the
+        synonyms files' English word it sounds like (`디바우어` → devour → 집어삼켜짐)."""
+        found = self._loanwords.english(hangul)
+        return self._listed.get(found, found) if found else None
 
     def rewrite(self, query: str, game: str | None = None) -> Rewrite:
         """The query with players' words replaced by the rules' terms (synonyms files)."""
