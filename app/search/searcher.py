@@ -110,8 +110,9 @@ class SearchIndex:
         # English name wins where both have the word).
         self._listed: dict[str, str] = {}
         for game in corpus.games:
-            for key, terms in game.synonyms.items():
-                phrase = LoanwordTable.phrase(key) if key.isascii() and key.isalpha() else ""
+            for variant, terms in game.synonyms.items():
+                phrase = (LoanwordTable.phrase(variant)
+                          if variant.isascii() and variant.isalpha() else "")
                 if len(phrase) >= 3 and phrase not in officials:
                     self._listed.setdefault(phrase, terms[0])
         english += list(self._listed)
