@@ -56,6 +56,7 @@
     var an = this.an, self = this, table = this.synTables[game || ""] || this.synTables[""];
     var near = this.synNear[game || ""] || this.synNear[""];
     var related = this.relTables[game || ""] || this.relTables[""];
+    var korean = an.words(text).some(isHangul);
     var asks = 6, words = an.words(text), out = [], synonyms = [], i = 0, expanded = false, named = null;
     function known(w) { return self.knows(w); }
     while (i < words.length) {
@@ -74,8 +75,9 @@
         var close = near.corrections(an.stem(word), 1);
         if (close.length) found = [1, table[close[0]], an.stem(word)];
       }
-      if (found && /^[\x00-\x7f]*$/.test(word) && (found[0] !== words.length ||
-          words.every(function (w) { return an.variants(w).some(known); }))) found = null;
+      // rewrite.py: an English variant counts as the whole query or inside a Korean one.
+      if (found && /^[\x00-\x7f]*$/.test(word) && ((found[0] !== words.length && !korean) ||
+          words.slice(i, i + found[0]).every(function (w) { return an.variants(w).some(known); }))) found = null;
       if (found) {
         var typed = words.slice(i, i + found[0]).join(" ");
         out = out.concat(found[1]);

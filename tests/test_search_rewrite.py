@@ -27,7 +27,7 @@ def test_without_a_game_the_first_game_decides_and_longer_variants_reach_the_oth
     assert REWRITER.rewrite("서지", "eh").text == "괴물 급증"
 
 
-def test_english_variants_count_only_as_the_whole_query_of_unknown_words() -> None:
+def test_english_variants_count_only_as_the_whole_query_or_inside_a_korean_one() -> None:
     def nothing_known(word: str) -> bool:
         return False
 
@@ -36,6 +36,9 @@ def test_english_variants_count_only_as_the_whole_query_of_unknown_words() -> No
     assert unchanged.synonyms == () and unchanged.text == "aoo rules explained"
     # Words the index knows find the English originals themselves.
     assert REWRITER.rewrite("AoO", "ahlcg", known=lambda w: True).synonyms == ()
+    # Inside a Korean query, an English abbreviation is the player's word for the term.
+    mixed = REWRITER.rewrite("AoO 규칙", "ahlcg", known=lambda w: w == "규칙")
+    assert mixed.text == "틈새 공격 aoo 규칙" and mixed.synonyms == (("aoo", "틈새 공격"),)
 
 
 def test_only_the_budgeted_words_are_looked_at() -> None:

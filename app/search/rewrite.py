@@ -121,6 +121,7 @@ class Rewriter:
         # Each word's forms as the last word of a run, made once: every run ending at a word
         # and both tables look them up.
         lasts: dict[int, tuple[str, ...]] = {}
+        korean = any(analysis.is_hangul(w) for w in words)
         expanded = False
         game_named: tuple[str, str] | None = None
         i = 0
@@ -143,13 +144,15 @@ class Rewriter:
                 close = near.corrections(analysis.stem(word), limit=1)
                 if close:
                     found = (1, table[close[0].term], analysis.stem(word))
-            # An English variant counts only as the whole query, and only when the index does
-            # not know its words ("AoO", "XP"): English words find the English originals
-            # themselves (with the English sentence as the snippet), and an English title
-            # ("Clues on Player Cards") must not turn into a Korean term's search.
+            # An English variant counts only when the index does not know its words ("AoO",
+            # "XP"), and only as the whole query or inside a Korean one ("XP 계산"): English
+            # words find the English originals themselves (with the English sentence as the
+            # snippet), and an English title ("Clues on Player Cards") must not turn into a
+            # Korean term's search.
             if found is not None and words[i].isascii() and (
-                    found[0] != len(words) or all(
-                        any(known(v) for v in analysis.variants(w)) for w in words)):
+                    (found[0] != len(words) and not korean) or all(
+                        any(known(v) for v in analysis.variants(w))
+                        for w in words[i : i + found[0]])):
                 found = None
             if found is not None:
                 length, officials, said = found
