@@ -150,7 +150,7 @@ def test_counters_are_function_words(word: str) -> None:
 
 
 @pytest.mark.parametrize("word", ["다", "그냥", "혹시", "내", "제가", "같이", "돼요", "해도",
-                                  "말고", "거", "게"])
+                                  "말고", "거", "게", "중일", "도중에"])
 def test_fillers_pronouns_and_merged_light_verbs_are_function_words(word: str) -> None:
     # 탄약 다 쓰면, 그냥 버려도, 내 덱이, 어떻게 돼요: the spoken question's light words.
     assert analysis.is_function_word(word)
@@ -163,7 +163,7 @@ def test_the_n_da_ending_is_taken_off_the_stems_last_syllable(word: str, stem: s
     assert analysis.variants("판다") == ("판다",)  # two syllables: a noun more often than not
 
 
-@pytest.mark.parametrize("word", ["장소", "번호", "명칭", "개시"])
+@pytest.mark.parametrize("word", ["장소", "번호", "명칭", "개시", "중요", "중앙"])
 def test_words_starting_with_a_counter_are_content_words(word: str) -> None:
     assert not analysis.is_function_word(word)
 

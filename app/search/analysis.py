@@ -130,6 +130,9 @@ _LIGHT = frozenset({
     "말고", "나음", "좋음",
     # 것 as spoken, apart: 하는 게, 쌓이는 거
     "거", "게", "건", "걸",
+    # "in the middle of": 교전 중일 때, 테스트 도중에 (the noun before it carries the meaning)
+    # (not a bare 중: 중요 would then be 중 + 요)
+    "중일", "중인", "중에", "중이", "도중",
     # Counters: after 몇 or a number they count, they do not name a rule (몇 장까지, 두 번,
     # 자원 몇 개); alone in a query they are never a rules term either.
     "장", "개", "번", "명", "몇장", "몇개", "몇번", "몇명",
