@@ -59,11 +59,17 @@ def nginx_binary() -> str | None:
 
 def site_conf(www: Path, port: int) -> str:
     """The shipped config with only its `root` and `listen` moved to `www` and `port`."""
-    conf = NGINX_CONF.read_text(encoding="utf-8")
-    for old, new in (("root /srv/www;", f"root {www};"),
-                     ("listen 8080;", f"listen 127.0.0.1:{port};")):
+    return _moved(NGINX_CONF, (("root /srv/www;", f"root {www};"),
+                               ("listen 8080;", f"listen 127.0.0.1:{port};")))
+
+
+def _moved(path: Path, replacements: tuple[tuple[str, str], ...]) -> str:
+    """The shipped config at `path` with each `old` replaced by `new`; a config that no longer
+    has one of them is an error here, not a silently unchanged server."""
+    conf = path.read_text(encoding="utf-8")
+    for old, new in replacements:
         if old not in conf:
-            raise RuntimeError(f"{NGINX_CONF} no longer has {old!r}: update {__name__}")
+            raise RuntimeError(f"{path} no longer has {old!r}: update {__name__}")
         conf = conf.replace(old, new)
     return conf
 
@@ -147,12 +153,8 @@ def http_server_serving(www: Path) -> Iterator[str]:
 def caddyfile(www: Path, port: int) -> str:
     """The shipped Caddyfile with its site address and `root` moved to `port` and `www`, and
     no admin endpoint (another Caddy on this machine may hold its port)."""
-    conf = CADDYFILE.read_text(encoding="utf-8")
-    for old, new in (("root * /srv/www", f"root * {www}"),
-                     ("\nrules.example.org {", f"\nhttp://127.0.0.1:{port} {{")):
-        if old not in conf:
-            raise RuntimeError(f"{CADDYFILE} no longer has {old!r}: update {__name__}")
-        conf = conf.replace(old, new)
+    conf = _moved(CADDYFILE, (("root * /srv/www", f"root * {www}"),
+                              ("\nrules.example.org {", f"\nhttp://127.0.0.1:{port} {{")))
     return "{\n\tadmin off\n}\n" + conf
 
 

@@ -17,22 +17,22 @@
   var M = {};
 
   /* rewrite.Rewriter: players' words → the official terms. */
+  /* rewrite._with_merged: the tables per game, and under "" all of them, first game first. */
+  function withMerged(tables) {
+    var out = dict(), merged = dict();
+    Object.keys(tables).forEach(function (game) {
+      out[game] = tables[game];
+      Object.keys(tables[game]).forEach(function (k) { if (!has(merged, k)) merged[k] = tables[game][k]; });
+    });
+    out[""] = merged;
+    return out;
+  }
   M.setUpSynonyms = function (synonyms, related, names) {
-    var merged = dict(), an = this.an, self = this, mergedRelated = dict();
+    var an = this.an, self = this;
     this.gameNames = names;
-    this.relTables = dict();
-    Object.keys(related).forEach(function (game) {
-      self.relTables[game] = related[game];
-      Object.keys(related[game]).forEach(function (k) { if (!has(mergedRelated, k)) mergedRelated[k] = related[game][k]; });
-    });
-    this.relTables[""] = mergedRelated;
-    this.synTables = dict();
+    this.relTables = withMerged(related);
+    this.synTables = withMerged(synonyms);
     this.synNear = dict();
-    Object.keys(synonyms).forEach(function (game) {
-      self.synTables[game] = synonyms[game];
-      Object.keys(synonyms[game]).forEach(function (k) { if (!has(merged, k)) merged[k] = synonyms[game][k]; });
-    });
-    this.synTables[""] = merged;
     Object.keys(this.synTables).forEach(function (game) {
       var freq = dict();
       Object.keys(self.synTables[game]).forEach(function (k) {

@@ -80,24 +80,9 @@ class Rewriter:
         `related`: the same for related words (`GameSpec.related`); `names`: the compact
         forms that name a game → (game id,) (`name_keys`)."""
         self._names = dict(names or {})
-        self._related: dict[str | None, Mapping[str, tuple[str, ...]]] = {
-            game: table for game, table in (related or {}).items()}
-        merged_related: dict[str, tuple[str, ...]] = {}
-        for table in self._related.values():
-            for key, terms in table.items():
-                merged_related.setdefault(key, terms)
-        self._related[None] = merged_related
         #: game → compact variant → official terms; None (no game filter) → every game's.
-        self._tables: dict[str | None, Mapping[str, tuple[str, ...]]] = {
-            game: table for game, table in synonyms.items()}
-        # Without a game filter, a word two games' files both list means what the first
-        # declared game says (서지 → 급증, not also 괴물 급증): a longer variant (몬스터 서지)
-        # still reaches the other game's term, and the game filter reaches all of them.
-        merged: dict[str, tuple[str, ...]] = {}
-        for table in synonyms.values():
-            for key, terms in table.items():
-                merged.setdefault(key, terms)
-        self._tables[None] = merged
+        self._tables = _with_merged(synonyms)
+        self._related = _with_merged(related or {})
         # Near misses are looked for among long Hangul variants only: a two-syllable loanword
         # one edit away from a Korean word (서지, 서리) is a different word, not a spelling.
         self._near: dict[str | None, Vocabulary] = {
@@ -179,6 +164,21 @@ class Rewriter:
         if not synonyms and not expanded and game_named is None:
             return Rewrite(text)
         return Rewrite(" ".join(out), tuple(synonyms), game_named)
+
+
+def _with_merged(tables: Mapping[str, Mapping[str, tuple[str, ...]]],
+                 ) -> dict[str | None, Mapping[str, tuple[str, ...]]]:
+    """The tables per game, and under None all of them merged. Without a game filter, a word
+    two games' files both list means what the first declared game says (서지 → 급증, not
+    also 괴물 급증): a longer variant (몬스터 서지) still reaches the other game's term, and the
+    game filter reaches all of them."""
+    merged: dict[str, tuple[str, ...]] = {}
+    for table in tables.values():
+        for key, terms in table.items():
+            merged.setdefault(key, terms)
+    out: dict[str | None, Mapping[str, tuple[str, ...]]] = dict(tables.items())
+    out[None] = merged
+    return out
 
 
 def _synonym_at(words: Sequence[str], start: int, table: Mapping[str, tuple[str, ...]],
