@@ -92,9 +92,9 @@
     /* analysis.py: the ㅂ of -ㅂ니다, the ㄴ of -ㄴ다 sit in the stem's last syllable. */
     var n = form.length, jamo = this.r.jamo_endings;
     for (var e = 0; e < jamo.length; e++) {
-      var tail = jamo[e][0], fin = jamo[e][1], at = n - tail.length - 1;
+      var tail = jamo[e][0], fin = jamo[e][1], only = jamo[e][2], at = n - tail.length - 1;
       if (at >= 0 && form.slice(-tail.length) === tail && form.charAt(at) !== "습" &&
-          isSyllable(form.charAt(at))) {
+          isSyllable(form.charAt(at)) && (!only || only.indexOf(form.charAt(at)) >= 0)) {
         var code = form.charCodeAt(at) - BASE;
         if (code % 28 === fin && n >= 3) out.push(form.slice(0, at) + String.fromCharCode(BASE + code - fin));
       }

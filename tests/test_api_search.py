@@ -163,3 +163,10 @@ def test_a_hangul_spelling_of_a_listed_english_word_is_found_by_sound(client: Te
     data = client.get("/api/search", params={"q": "디바우어", "game": "eh"}).json()
     assert data["results"][0]["id"] == "eh-집어삼켜짐"
     assert data["notices"][0]["text"] == "‘디바우어’ → 공식 용어 ‘집어삼켜짐’"
+
+
+def test_a_near_miss_of_a_spelling_is_quoted_as_typed(client: TestClient) -> None:
+    # 에젠다 is a near miss of the listed 어젠다: the notice quotes the player's word whole.
+    data = client.get("/api/search", params={"q": "에젠다"}).json()
+    assert data["results"][0]["id"] == "Act_Deck_and_Agenda_Deck"
+    assert data["notices"][0]["text"] == "‘에젠다’ → 공식 용어 ‘주요사건’"

@@ -161,6 +161,8 @@ def test_the_n_da_ending_is_taken_off_the_stems_last_syllable(word: str, stem: s
     # -ㄴ다 is a jamo ending like -ㅂ니다 (버려지 + ㄴ다); the passive 버려지 is 버리 + 어 + 지.
     assert stem in analysis.variants(word)
     assert analysis.variants("판다") == ("판다",)  # two syllables: a noun more often than not
+    # Only 진 (지다 verbs): Hangul loanwords end in -ㄴ다 too, and are not 어제 + ㄴ다.
+    assert analysis.variants("어젠다") == ("어젠다",)
 
 
 @pytest.mark.parametrize("word", ["장소", "번호", "명칭", "개시", "중요", "중앙"])

@@ -86,9 +86,11 @@ for _suffix in _SUFFIXES:
 # `-ㅂ니다` and `-ㄴ다` are not syllable suffixes: their ㅂ and ㄴ are the final consonant of the
 # stem's last syllable (갑니다 = 가 + ㅂ니다, 버려진다 = 버려지 + ㄴ다). Handled in `variants` by
 # arithmetic: (syllables after the jamo, index of the jamo among the final consonants,
-# hangul.JONGSEONG). 습니다 is its own ending (뽑습니다), never 스 + ㅂ니다.
+# hangul.JONGSEONG, the syllables that may carry it, or "" for any). 습니다 is its own ending
+# (뽑습니다), never 스 + ㅂ니다. -ㄴ다 only on 진 (지다: 버려진다, 떨어진다): Hangul loanwords end
+# in -ㄴ다 too (어젠다, 프로파간다), and a notice quoting ‘어제’ for 어젠다 is wrong.
 _B_FINAL = 17
-_JAMO_ENDINGS = (("니다", _B_FINAL), ("다", 4))
+_JAMO_ENDINGS = (("니다", _B_FINAL, ""), ("다", 4, "진"))
 # -아/-어 merged into a stem's last vowel: 세우+어 = 세워, 버리+어 = 버려, 보+아 = 봐, 되+어 = 돼,
 # also in the past (세웠다, 버렸고). Players' questions use these forms (세워서, 버려도), the rules
 # mostly -ㅂ니다 (세웁니다, 버립니다), so the stem is restored on both sides: vowel of the merged
@@ -216,9 +218,10 @@ def _stripped(form: str) -> Iterator[str]:
             if len(base) >= 2 or len(suffix) >= 2 or suffix in _PARTICLE_SET:
                 yield base
     # 갑니다, 놓입니다, 버려진다: the ㅂ of -ㅂ니다 and the ㄴ of -ㄴ다 sit in the last syllable.
-    for tail, final in _JAMO_ENDINGS:
+    for tail, final, only in _JAMO_ENDINGS:
         at = len(form) - len(tail) - 1
-        if at >= 0 and form.endswith(tail) and form[at] != "습" and is_syllable(form[at]):
+        if (at >= 0 and form.endswith(tail) and form[at] != "습" and is_syllable(form[at])
+                and (not only or form[at] in only)):
             code = ord(form[at]) - 0xAC00
             # Three syllables at least: 간다, 판다 are too often a noun or a one-syllable stem.
             if code % 28 == final and len(form) >= 3:
@@ -343,7 +346,7 @@ def client_tables() -> dict[str, object]:
         "particles": list(_PARTICLES),
         "suffixes": list(_SUFFIXES),
         "light": sorted(_LIGHT),
-        "jamo_endings": [list(pair) for pair in _JAMO_ENDINGS],
+        "jamo_endings": [list(rule) for rule in _JAMO_ENDINGS],
         "contracted": {str(k): v for k, v in _CONTRACTED.items()},
         "after_merged": list(_AFTER_MERGED),
         "after_past": list(_AFTER_PAST),
