@@ -77,8 +77,8 @@
     });
     this.titleText = t.full;
     this.titleForms = t.words.map(function (ws) { return H.set([].concat.apply([], ws)); });
-    this.authority = this.docs.backlinks.map(function (b) {
-      return 1 + self.w.AUTHORITY * Math.log1p(b);
+    this.authority = this.docs.backlinks.map(function (b, d) {
+      return (1 + self.w.AUTHORITY * Math.log1p(b)) * self.docs.weight[d];
     });
     this.gamesById = dict();
     index.games.forEach(function (g, i) { self.gamesById[g.id] = i; });
@@ -218,8 +218,10 @@
     }
     if (plan.words.length > 1) [plan.compact, plan.stemCompact].forEach(function (x) { add("title_w", x, w.TITLE_WHOLE); });
     if (plan.alias) add("alias", plan.alias, w.ALIAS * 2);
+    var added = dict();
+    (plan.related || []).forEach(function (p) { added[p[0]] = 1; });
     var content = plan.words.filter(function (x) {
-      return !an.isFunctionWord(x.text) && (x.known || x.corrections.length);
+      return !an.isFunctionWord(x.text) && (x.known || x.corrections.length) && !has(added, x.text);
     }).length;
     var titleW = w.TITLE_W * Math.min(1, w.LONG_QUERY / Math.max(content, 1));
     plan.words.forEach(function (word) {
@@ -355,8 +357,9 @@
     options = options || {};
     if (!this.texts) throw new Error("search needs the texts: call addTexts first");
     var typed = this.an.clean(query), game = options.game || "", limit = options.limit || 10;
-    var rewrite = options.typed ? { text: typed, synonyms: [] } : this.rewrite(typed, game);
+    var rewrite = options.typed ? { text: typed, synonyms: [], related: [] } : this.rewrite(typed, game);
     var plan = this.plan(rewrite.text, !options.typed), self = this;
+    plan.related = rewrite.related;
     var corrected = plan.words.some(function (x) { return x.corrections.length && !x.known; }) ?
       plan.words.map(function (x) { return x.corrections.length && !x.known ? x.corrections[0] : x.text; }).join(" ") : null;
     /* A game named in the query comes first, unless a filter already chose the game. */

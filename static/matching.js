@@ -57,7 +57,7 @@
     var near = this.synNear[game || ""] || this.synNear[""];
     var related = this.relTables[game || ""] || this.relTables[""];
     var korean = an.words(text).some(isHangul);
-    var asks = 6, words = an.words(text), out = [], synonyms = [], i = 0, expanded = false, named = null;
+    var asks = 6, words = an.words(text), out = [], synonyms = [], i = 0, joined = [], named = null;
     function known(w) { return self.knows(w); }
     while (i < words.length) {
       if (i >= 16) { out = out.concat(words.slice(i)); break; }
@@ -91,16 +91,19 @@
       var also = this.synonymAt(words, i, related);
       if (also) {
         out = out.concat(words.slice(i, i + also[0]));
-        also[1].forEach(function (o) { if (out.indexOf(o) < 0) out.push(o); });
-        expanded = true;
+        var typedLast = words[i + also[0] - 1];
+        also[1].forEach(function (o) {
+          if (out.indexOf(o) < 0) { out.push(o); joined.push([o, typedLast]); }
+        });
         i += also[0];
         continue;
       }
       out.push(words[i]);
       i += 1;
     }
-    return synonyms.length || expanded || named ? { text: out.join(" "), synonyms: synonyms, game: named } :
-      { text: text, synonyms: [], game: null };
+    return synonyms.length || joined.length || named ?
+      { text: out.join(" "), synonyms: synonyms, game: named, related: joined } :
+      { text: text, synonyms: [], game: null, related: [] };
   };
 
 
@@ -140,11 +143,22 @@
 
   /* rank.Reranker: coordination, proximity, title coverage, authority. */
   M.prepare = function (plan) {
-    var an = this.an, groups = [];
+    var an = this.an, groups = [], joins = dict(), at = dict();
+    (plan.related || []).forEach(function (p) { joins[p[0]] = p[1]; });
     plan.words.forEach(function (word) {
       if (an.isFunctionWord(word.text)) return;
       var forms = [word.stem].concat(word.corrections).filter(Boolean);
-      if (forms.length) groups.push([forms, word.stem.length === 1 && word.hangul ? 0.5 : 1]);
+      if (!forms.length) return;
+      var weight = word.stem.length === 1 && word.hangul ? 0.5 : 1;
+      // rank._word_groups: a related word the rewrite added is a form of the typed word's group.
+      if (has(joins, word.text) && has(at, joins[word.text])) {
+        var g = groups[at[joins[word.text]]];
+        g[0] = unique(g[0].concat(forms));
+        g[1] = Math.max(g[1], weight);
+        return;
+      }
+      at[word.text] = groups.length;
+      groups.push([forms, weight]);
     });
     var forms = dict();
     plan.words.forEach(function (x) { x.variants.concat(x.corrections).forEach(function (f) { forms[f] = 1; }); });

@@ -138,11 +138,16 @@ def _sources(items: object, games: set[str]) -> tuple[SourceSpec, ...]:
             if base.translation_of is not None or base.lang == lang:
                 raise DataError(MANIFEST, where, f'"translation_of": "{original}" must be an '
                                                  'original in another language ("lang")')
+        weight = item.get("search_weight", 1)
+        if (not isinstance(weight, int | float) or isinstance(weight, bool)
+                or not 0 < weight <= 1):
+            raise DataError(MANIFEST, where, '"search_weight" must be a number above 0 and at '
+                                             "most 1")
         specs.append(
             SourceSpec(
                 id=item["id"], game=item["game"], title=item["title"], parser=item["parser"],
                 file=item["file"], id_prefix=item.get("id_prefix", ""), options=options,
-                lang=lang, translation_of=original,
+                lang=lang, translation_of=original, search_weight=float(weight),
             )
         )
     return tuple(specs)

@@ -39,6 +39,9 @@ class SourceSpec:
     lang: str = "ko"
     #: The source this one translates: its entries pair with that source's by id.
     translation_of: str | None = None
+    #: How much this source's entries count in search beside the others' (0 < w ≤ 1): below
+    #: 1 for a book that teaches the game rather than one to look rules up in.
+    search_weight: float = 1.0
 
     @property
     def namespace(self) -> str:

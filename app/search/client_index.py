@@ -144,6 +144,7 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
             "order": [doc.entry.order for doc in docs],
             "depth": [doc.entry.depth for doc in docs],
             "backlinks": [len(doc.entry.linked_from) for doc in docs],
+            "weight": [doc.weight for doc in docs],
             "placeholder": [int(doc.entry.placeholder) for doc in docs],
             #: A "see X" pointer's docnum → X's docnum.
             "see": placeholders,

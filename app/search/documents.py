@@ -22,6 +22,8 @@ class Document:
     english: str
     #: The text indexed, ranked and quoted in snippets: the entry's, then its translations'.
     text: str
+    #: Its source's `search_weight` (the manifest's): a factor on its re-ranked score.
+    weight: float = 1.0
 
     @property
     def id(self) -> str:
@@ -36,7 +38,9 @@ def documents(corpus: Corpus) -> tuple[Document, ...]:
             continue
         others = [corpus.entries[i] for i in entry.translations.values()]
         text = "\n\n".join([entry.text, *(f"{o.title}\n{o.text}" for o in others)]).strip()
-        found.append(Document(entry, corpus.english_name(entry) or "", text))
+        source = corpus.source(entry.source)
+        weight = source.spec.search_weight if source is not None else 1.0
+        found.append(Document(entry, corpus.english_name(entry) or "", text, weight))
     return tuple(found)
 
 

@@ -72,6 +72,9 @@ class Plan:
     stem_compact: str
     #: The English reading: `attack of opportunity` → attackofopportunity.
     alias: str
+    #: (rules' word, typed word) for the related words the rewrite added (`Rewrite.related`):
+    #: each pair is one word of the query to the re-rank.
+    related: tuple[tuple[str, str], ...] = ()
 
     @property
     def empty(self) -> bool:
@@ -103,7 +106,8 @@ def clean(text: str) -> str:
 
 def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
               budget: Budget = DEFAULT_BUDGET, *, correct: bool = True,
-              loanword: Callable[[str], str | None] | None = None) -> Plan:
+              loanword: Callable[[str], str | None] | None = None,
+              related: tuple[tuple[str, str], ...] = ()) -> Plan:
     """Analyse the cleaned query `text` against the index's vocabularies.
 
     With `correct` false, unknown words stay as typed (the "그대로 찾기" search). An unknown
@@ -155,7 +159,7 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
     words = tuple(analysed.values())
     alias = analysis.alias_key(text) if any(w.text.isalpha() and not w.hangul
                                             for w in words) else ""
-    return Plan(text, words, initials, compact, stem_compact, alias)
+    return Plan(text, words, initials, compact, stem_compact, alias, related)
 
 
 def _typing_initials(raw: list[str]) -> bool:
@@ -185,8 +189,9 @@ def weighted_terms(plan: Plan, budget: Budget = DEFAULT_BUDGET) -> list[tuple[st
     # In a sentence-long question one word matching a title says little about the rule that
     # answers it; the content words together (coordination, proximity) decide. A title word
     # weighs less the more content words the query has.
+    added = {official for official, _ in plan.related}
     content = sum(1 for w in plan.words if not analysis.is_function_word(w.text)
-                  and (w.known or w.corrections or w.english))
+                  and (w.known or w.corrections or w.english) and w.text not in added)
     title_w = TITLE_W * min(1.0, LONG_QUERY / max(content, 1))
     for word in plan.words:
         # Question and light forms (어떻게, 되나요, 몇, 수) say nothing about which rule is

@@ -12,7 +12,9 @@
 * **passage** — the largest share of the query's content words that one sentence of the entry
   holds: a question's words together in one sentence (`같은 카드`, `덱`, `2장까지`, `포함`) point
   at the sentence that answers it, more than the same words spread over a long entry;
-* **authority** — entries other entries link to (glossary terms) are slightly preferred.
+* **authority** — entries other entries link to (glossary terms) are slightly preferred, and
+  each source's entries count as much as the manifest's `search_weight` says: a book that
+  teaches the game (the rulebooks) below the reference players look rules up in.
 """
 
 from __future__ import annotations
@@ -163,7 +165,7 @@ def _prepare(doc: Document) -> _Doc:
         title_words=title_words,
         title_stems=tuple(min(forms, key=len) for forms in title_words),
         title_forms=frozenset(f for forms in title_words for f in forms),
-        authority=1 + AUTHORITY * math.log1p(len(entry.linked_from)),
+        authority=(1 + AUTHORITY * math.log1p(len(entry.linked_from))) * doc.weight,
     )
 
 
@@ -223,15 +225,30 @@ def _near(text: str, first: tuple[str, ...], then: tuple[str, ...]) -> bool:
 
 
 def _word_groups(plan: Plan) -> list[tuple[tuple[str, ...], float]]:
-    """Each content word of the query as the forms that count as present, with its weight."""
+    """Each content word of the query as the forms that count as present, with its weight.
+
+    A related word the rewrite added (`포함` beside `넣을`) is a form of the typed word's
+    group, not a word of its own: an entry saying either has the word once, and one saying
+    both is not counted twice.
+    """
+    joins = dict(plan.related)
     groups: list[tuple[tuple[str, ...], float]] = []
+    at: dict[str, int] = {}
     for word in plan.words:
         if analysis.is_function_word(word.text):
             continue
         forms = tuple(f for f in (word.stem, *word.corrections, *word.english_words) if f)
         if not forms:
             continue
-        groups.append((forms, 0.5 if len(word.stem) == 1 and word.hangul else 1.0))
+        weight = 0.5 if len(word.stem) == 1 and word.hangul else 1.0
+        typed = joins.get(word.text)
+        if typed in at:
+            i = at[typed]
+            merged = tuple(dict.fromkeys((*groups[i][0], *forms)))
+            groups[i] = (merged, max(groups[i][1], weight))
+            continue
+        at[word.text] = len(groups)
+        groups.append((forms, weight))
     return groups
 
 

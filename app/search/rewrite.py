@@ -40,6 +40,9 @@ class Rewrite:
     #: (as typed, game id) when the query names a game (`엘드리치 호러 …`, `아컴에서 …`): the
     #: name is taken out of the words searched, and that game's rules come first.
     game: tuple[str, str] | None = None
+    #: (rules' word, the typed word it joins) for each related word added: the re-rank counts
+    #: the two as one word of the query (an entry with either has it).
+    related: tuple[tuple[str, str], ...] = ()
 
 
 def game_name_keys(corpus: Corpus, docs: Iterable[Document]) -> dict[str, tuple[str, ...]]:
@@ -107,7 +110,7 @@ class Rewriter:
         # and both tables look them up.
         lasts: dict[int, tuple[str, ...]] = {}
         korean = any(analysis.is_hangul(w) for w in words)
-        expanded = False
+        joined: list[tuple[str, str]] = []
         game_named: tuple[str, str] | None = None
         i = 0
         while i < len(words):
@@ -155,15 +158,17 @@ class Rewriter:
             if also is not None:
                 length, officials, _ = also
                 out.extend(words[i : i + length])
-                out.extend(o for o in officials if o not in out)
-                expanded = True
+                for official in officials:
+                    if official not in out:
+                        out.append(official)
+                        joined.append((official, words[i + length - 1]))
                 i += length
                 continue
             out.append(words[i])
             i += 1
-        if not synonyms and not expanded and game_named is None:
+        if not synonyms and not joined and game_named is None:
             return Rewrite(text)
-        return Rewrite(" ".join(out), tuple(synonyms), game_named)
+        return Rewrite(" ".join(out), tuple(synonyms), game_named, tuple(joined))
 
 
 def _with_merged(tables: Mapping[str, Mapping[str, tuple[str, ...]]],

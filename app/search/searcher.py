@@ -191,10 +191,11 @@ class SearchIndex:
             self._local.searcher = searcher
         return searcher
 
-    def plan(self, query: str, *, correct: bool = True) -> Plan:
+    def plan(self, query: str, *, correct: bool = True,
+             related: tuple[tuple[str, str], ...] = ()) -> Plan:
         """The analysed query (exposed for tests and the bench)."""
         return make_plan(clean(query), self._hangul, self._english, self.budget,
-                         correct=correct, loanword=self._sounds_like)
+                         correct=correct, loanword=self._sounds_like, related=related)
 
     def _sounds_like(self, hangul: str) -> str | None:
         """The English name a Hangul loanword sounds like, or the official term of the
@@ -214,7 +215,7 @@ class SearchIndex:
                 as_typed: bool = False) -> Results:
         typed = clean(query)
         rewrite = Rewrite(typed) if as_typed else self.rewrite(typed, game)
-        plan = self.plan(rewrite.text, correct=not as_typed)
+        plan = self.plan(rewrite.text, correct=not as_typed, related=rewrite.related)
         # What the page tells the player about the query, whatever the results.
         # Quoted without the particle (‘크루’, not ‘크루를’), like the synonyms.
         loanwords = tuple((w.stem or w.text, w.english, self._officials.get(w.english, ""))
