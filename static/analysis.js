@@ -49,6 +49,7 @@
     this.aside = new RegExp(rules.aside, "g");
     this.alternatives = new RegExp(rules.alternatives, "g");
     this.particles = set(rules.particles);
+    this.shortStemEndings = set(rules.short_stem_endings);
     this.suffixSet = set(rules.suffixes);
     this.light = set(rules.light);
     this.byLast = dict();
@@ -86,7 +87,8 @@
       var s = list[i];
       if (form.length > s.length && form.slice(-s.length) === s) {
         var base = form.slice(0, -s.length);
-        if (base.length >= 2 || s.length >= 2 || has(this.particles, s)) out.push(base);
+        if (base.length >= 2 || s.length >= 2 || has(this.particles, s) ||
+            has(this.shortStemEndings, s)) out.push(base);
       }
     }
     /* analysis.py: the ㅂ of -ㅂ니다, the ㄴ of -ㄴ다 sit in the stem's last syllable. */

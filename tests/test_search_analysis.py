@@ -36,6 +36,15 @@ def test_a_one_syllable_ending_never_cuts_a_two_syllable_word(word: str) -> None
     assert analysis.variants(word) == (word,)
 
 
+@pytest.mark.parametrize(("word", "stem"), [("뽑게", "뽑"), ("잃게", "잃"), ("패배하게", "패배"),
+                                            ("소진되게", "소진")])
+def test_the_ge_ending_may_leave_a_one_syllable_verb_stem(word: str, stem: str) -> None:
+    # "한 장 더 뽑게 하는 키워드": no noun of the rules ends in 게, so 뽑게 is 뽑 + 게 (and is
+    # not "corrected" to the title word 뽑기). 참고 and 금지 keep their form.
+    assert analysis.stem(word) == stem
+    assert analysis.variants("참고") == ("참고",) and analysis.variants("금지") == ("금지",)
+
+
 def test_particles_and_longer_endings_may_leave_one_syllable() -> None:
     assert analysis.variants("적이") == ("적이", "적")
     assert analysis.stem("뽑습니다") == "뽑"

@@ -56,9 +56,10 @@ _ENDINGS = (
     "하다", "한다", "합니다", "하는", "하면", "하여", "해서", "하고", "했다", "했을", "할", "한",
     "함", "해", "하지", "하기", "하며", "하려면", "하거나", "하도록", "할때", "하는데", "했습니다",
     "해야", "하세요", "합", "했", "할수", "하라", "하라는", "하라고", "하는게", "하는거", "하는건",
+    "하게",
     # 되다
     "되다", "된다", "됩니다", "되는", "되면", "되어", "돼", "된", "될", "됨", "되지", "되기",
-    "되었다", "되었을", "되고", "되거나", "되도록", "되며", "되었", "됐",
+    "되었다", "되었을", "되고", "되거나", "되도록", "되며", "되었", "됐", "되게",
     # 받다 (공격받은 적)
     "받다", "받은", "받는", "받을", "받으면", "받아", "받고", "받기", "받습니다", "받지",
     # 시키다
@@ -74,7 +75,12 @@ _ENDINGS = (
     "나", "을지", "는가", "은가", "죠", "지요", "요", "는데", "은데", "인데",
     # spoken nominal endings (는 게, 는 거 written together): 피하는게, 쌓이는거, 버린건
     "는게", "은게", "는거", "은거", "는건", "은건", "는걸", "은걸",
+    # -게 (하게 하다): 뽑게, 받게, 잃게, 패배하게
+    "게",
 )
+# One-syllable endings that may leave a one-syllable stem (뽑게 → 뽑): no noun of the rules
+# ends in them (무게 and 가게 are not rules words), unlike 고 (참고), 기 (무기) or 지 (금지).
+_SHORT_STEM_ENDINGS = frozenset({"게"})
 _PARTICLE_SET = frozenset(_PARTICLES)
 # Longest first, then in the lists' order: a set here made the order of equal-length suffixes,
 # and so the order of `variants`, depend on the process's string hash seed.
@@ -215,7 +221,8 @@ def _stripped(form: str) -> Iterator[str]:
             base = form[: -len(suffix)]
             # A one-syllable ending (해, 인, 기, 지, 면) on a two-syllable word is most often
             # the noun's own last syllable; a longer one (습니다, 으면) is an ending.
-            if len(base) >= 2 or len(suffix) >= 2 or suffix in _PARTICLE_SET:
+            if (len(base) >= 2 or len(suffix) >= 2 or suffix in _PARTICLE_SET
+                    or suffix in _SHORT_STEM_ENDINGS):
                 yield base
     # 갑니다, 놓입니다, 버려진다: the ㅂ of -ㅂ니다 and the ㄴ of -ㄴ다 sit in the last syllable.
     for tail, final, only in _JAMO_ENDINGS:
@@ -344,6 +351,7 @@ def client_tables() -> dict[str, object]:
     """
     return {
         "particles": list(_PARTICLES),
+        "short_stem_endings": sorted(_SHORT_STEM_ENDINGS),
         "suffixes": list(_SUFFIXES),
         "light": sorted(_LIGHT),
         "jamo_endings": [list(rule) for rule in _JAMO_ENDINGS],
