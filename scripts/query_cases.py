@@ -53,6 +53,7 @@ INPUTS = (
     "혹시 내 덱이 다 떨어지면 그냥 돼요 해도",
     "싸우지 말고 피하는게 나음 쌓이는 거",
     "조우 카드 한 장 더 뽑게 하는 키워드",
+    "게임에서 빠지면 죽거나 때렸는데 틈새공걱하면 클루를 연속으로",
 )
 
 
@@ -64,6 +65,7 @@ def case(text: str) -> dict[str, Any]:
             "stems": [analysis.stem(w) for w in words],
             "bigrams": analysis.index_bigrams(text),
             "function_words": [w for w in words if analysis.is_function_word(w)],
+            "inflected": [w for w in words if analysis.is_inflected(w)],
             "choseong": choseong(text), "title_parts": analysis.title_parts(text),
             "alias_key": analysis.alias_key(text),
             "max_distance": [max_distance(w) for w in words]}

@@ -73,6 +73,15 @@
     }
     return false;
   };
+  /* analysis.is_inflected: a verb form (빠지면, 죽거나), never a misspelt term. */
+  A.isInflected = function (w) {
+    if (!isHangul(w)) return false;
+    var ends = this.r.verb_endings;
+    for (var i = 0; i < ends.length; i++) {
+      if (w.length > ends[i].length && w.slice(w.length - ends[i].length) === ends[i]) return true;
+    }
+    return false;
+  };
   A.englishStem = function (w) {
     w = w.toLowerCase();
     var n = w.length;

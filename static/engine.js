@@ -185,11 +185,12 @@
         var stem = hangul ? shortest(forms) : forms[0];
         var vocab = hangul ? self.hangul : self.english;
         var known = /^[0-9]+$/.test(token) || forms.some(function (f) { return vocab.knows(f); });
-        var corrections = [];
+        var corrections = [], inflected = hangul && an.isInflected(token);
         if (!known && left > 0) {
           left -= 1;
-          corrections = vocab.corrections(hangul ? stem : forms[0]);
-          if (hangul && !corrections.length && stem !== token && left > 0) {
+          // query.make_plan: a verb form is corrected only by a long stem (_INFLECTED_STEM).
+          if (!inflected || stem.length >= an.r.inflected_stem) corrections = vocab.corrections(hangul ? stem : forms[0]);
+          if (hangul && !corrections.length && stem !== token && left > 0 && !inflected) {
             left -= 1;
             corrections = vocab.corrections(token);
           }

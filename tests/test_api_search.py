@@ -122,6 +122,19 @@ def test_a_typo_is_corrected_only_towards_the_rules_vocabulary(client: TestClien
     assert "언제나" not in json.dumps(agenda, ensure_ascii=False)
 
 
+def test_a_verb_form_in_a_question_is_neither_a_typo_nor_a_loanword(client: TestClient) -> None:
+    # 빠지면 was "corrected" to 가지, 찼는데 read as "chart", 죽거나 "corrected" to 주거나.
+    for question in ("조사자가 게임에서 빠지면 단서는 어떻게 되나요",
+                     "손 슬롯 꽉 찼는데 무기 또 내면", "트라우마 쌓이면 언제 죽거나 미쳐요"):
+        data = client.get("/api/search", params={"q": question}).json()
+        assert data["notices"] == [], question
+        assert data["results"], question
+    # A misspelt rules term with an ending is still corrected by its stem.
+    typo = client.get("/api/search", params={"q": "틈새공걱하면"}).json()
+    assert typo["results"][0]["id"] == "Attack_of_Opportunity"
+    assert typo["notices"][0]["kind"] == "correction"
+
+
 def test_searching_as_typed_skips_every_rewrite(client: TestClient) -> None:
     data = client.get("/api/search", params={"q": "틈세공격", "typed": "1"}).json()
     assert data["notices"] == [] and data["as_typed"] is True

@@ -30,7 +30,7 @@ RULES = [
     {"id": "Clues", "title": "단서", "text": "장소에 처음 들어가면 단서를 놓습니다."},
     {"id": "Doom", "title": "파멸", "text": "악당 카드에 파멸 토큰을 올려놓습니다."},
 ]
-ASPECTS = ("words", "variants", "stems", "bigrams", "function_words", "choseong",
+ASPECTS = ("words", "variants", "stems", "bigrams", "function_words", "inflected", "choseong",
            "title_parts", "alias_key", "max_distance")
 
 

@@ -67,7 +67,8 @@ def test_snippets_mark_the_query_like_the_server(client: TestClient,
     assert _plain(browser["snippet"])[:40] == _plain(hit.snippet)[:40]
 
 
-@pytest.mark.parametrize("query", ["퉁새콩격", "탐쌔공녁", "틈쉐곡격", "zkqtm", "조사쟈다아"])
+@pytest.mark.parametrize("query", ["퉁새콩격", "탐쌔공녁", "틈쉐곡격", "zkqtm", "조사쟈다아",
+                                   "틈새공걱하면", "게임에서 빠지면"])
 def test_typos_get_the_same_totals_and_did_you_mean(client: TestClient, served: dict[str, str],
                                                     query: str) -> None:
     server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]

@@ -86,6 +86,13 @@ def test_a_eo_endings_after_a_consonant_are_stripped(word: str, stem: str) -> No
     assert analysis.stem(word) == stem
 
 
+@pytest.mark.parametrize(("word", "inflected"), [
+    ("빠지면", True), ("죽거나", True), ("때렸는데", True), ("틈새공걱하면", True),
+    ("클루를", False), ("데미지", False), ("캠페인", False), ("연속으로", False), ("면", False)])
+def test_verb_forms_are_told_from_nouns_with_particles(word: str, inflected: bool) -> None:
+    assert analysis.is_inflected(word) is inflected
+
+
 def test_query_and_text_meet_on_the_same_stem() -> None:
     text_forms = set(analysis.index_words("조사자는 적을 회피합니다"))
     assert analysis.stem("조사자가") in text_forms

@@ -37,3 +37,10 @@ def test_a_whole_name_beats_a_word_inside_one_and_coincidences_are_refused() -> 
     # Same consonants as "chart" but nothing alike: a typo, not a loanword.
     assert TABLE.english("어재다") is None
     assert TABLE.english("단서") is None
+
+
+def test_a_word_with_a_final_no_loanword_is_written_with_is_korean() -> None:
+    # 찼는데 has the consonants of "chart", but English words are written with the finals
+    # ㄱ ㄴ ㄹ ㅁ ㅂ ㅅ ㅇ only: ㅆ (찼) is a Korean verb's past.
+    assert hangul_skeleton("찼는데") != "" and TABLE.english("찼는데") is None
+    assert TABLE.english("차트") == "chart"

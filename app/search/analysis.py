@@ -24,6 +24,7 @@ from app.corpus.hangul import is_syllable
 from app.corpus.normalize import compact, normalize_text
 
 __all__ = [
+    "INFLECTED_STEM",
     "alias_terms",
     "bigrams",
     "english_stem",
@@ -31,6 +32,7 @@ __all__ = [
     "index_words",
     "is_function_word",
     "is_hangul",
+    "is_inflected",
     "stem",
     "title_parts",
     "variants",
@@ -82,6 +84,11 @@ _ENDINGS = (
 # ends in them (무게 and 가게 are not rules words), unlike 고 (참고), 기 (무기) or 지 (금지).
 _SHORT_STEM_ENDINGS = frozenset({"게"})
 _PARTICLE_SET = frozenset(_PARTICLES)
+# Endings that make a word a verb form, never a noun with a particle: two syllables or more
+# (-는데, -거나, -으면, -하면), and -면. What `is_inflected` looks for.
+_VERB_ENDINGS = tuple(sorted((s for s in dict.fromkeys(_ENDINGS)
+                              if s not in _PARTICLE_SET and (len(s) >= 2 or s == "면")),
+                             key=len, reverse=True))
 # Longest first, then in the lists' order: a set here made the order of equal-length suffixes,
 # and so the order of `variants`, depend on the process's string hash seed.
 _SUFFIXES = tuple(sorted(dict.fromkeys(_PARTICLES + _ENDINGS), key=len, reverse=True))
@@ -157,6 +164,18 @@ def is_function_word(word: str) -> bool:
     # A light word with a particle or ending on it (`경우에`, `있을까요`, `하는지`).
     return is_hangul(word) and any(
         word[:i] in _LIGHT and word[i:] in _SUFFIX_SET for i in range(1, len(word)))
+
+
+#: The shortest stem of a verb form that is still corrected as a typo (`틈새공걱하면`): shorter
+#: ones are everyday verbs (빠지면 is not 가지 misspelt).
+INFLECTED_STEM = 3
+
+
+def is_inflected(word: str) -> bool:
+    """True for a Hangul word that ends in a verb ending (`빠지면`, `죽거나`, `때렸는데`) after at
+    least one syllable: a verb form, which is neither a misspelt rules term nor a loanword."""
+    return is_hangul(word) and any(
+        len(word) > len(e) and word.endswith(e) for e in _VERB_ENDINGS)
 
 
 def is_hangul(word: str) -> bool:
@@ -352,6 +371,8 @@ def client_tables() -> dict[str, object]:
     return {
         "particles": list(_PARTICLES),
         "short_stem_endings": sorted(_SHORT_STEM_ENDINGS),
+        "verb_endings": list(_VERB_ENDINGS),
+        "inflected_stem": INFLECTED_STEM,
         "suffixes": list(_SUFFIXES),
         "light": sorted(_LIGHT),
         "jamo_endings": [list(rule) for rule in _JAMO_ENDINGS],

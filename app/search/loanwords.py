@@ -44,6 +44,10 @@ _VOWELS = frozenset("aeiouy")
 #: Words that carry no meaning of their own in a rule's name.
 _STOP = frozenset({"a", "an", "the", "of", "to", "in", "on", "for", "and", "or", "by", "with",
                    "from", "vs", "at", "as", "is"})
+#: The final consonants Korean writes English words with (외래어 표기법 1장 3항: 받침에는
+#: ㄱ, ㄴ, ㄹ, ㅁ, ㅂ, ㅅ, ㅇ만을 쓴다), as indices into JONGSEONG (0: none). A word with
+#: another final (찼는데, 때렸는데: ㅆ) is Korean, whatever its skeleton sounds like.
+_LOANWORD_FINALS = frozenset({0, 1, 4, 8, 16, 17, 19, 21})
 #: At most this many spellings per English word (each ambiguous letter doubles them).
 _MAX_ALTERNATIVES = 8
 
@@ -153,6 +157,9 @@ class LoanwordTable:
 
     def english(self, hangul: str) -> str | None:
         """The English word or name the Hangul word sounds like, or None."""
+        if any(is_syllable(c) and (ord(c) - 0xAC00) % 28 not in _LOANWORD_FINALS
+               for c in hangul):
+            return None
         skeleton = hangul_skeleton(hangul)
         candidates = self._by_skeleton.get(skeleton) if len(skeleton) >= 2 else None
         if not candidates:

@@ -139,17 +139,22 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
             vocab = hangul_vocab if hangul else english_vocab
             known = token.isdigit() or any(f in vocab for f in forms)
             corrections: tuple[str, ...] = ()
+            # A verb form (빠지면, 죽거나) is not a misspelt rules term, unless its stem is a
+            # long one (틈새공걱하면 → 틈새공격); and it is never a loanword.
+            inflected = hangul and analysis.is_inflected(token)
             attempted = not known and corrections_left > 0
             if attempted:
                 corrections_left -= 1
-                corrections = tuple(c.term for c in vocab.corrections(
-                    stem if hangul else forms[0]))
-                if hangul and not corrections and stem != token and corrections_left > 0:
+                if not inflected or len(stem) >= analysis.INFLECTED_STEM:
+                    corrections = tuple(c.term for c in vocab.corrections(
+                        stem if hangul else forms[0]))
+                if (hangul and not corrections and stem != token and corrections_left > 0
+                        and not inflected):
                     corrections_left -= 1
                     corrections = tuple(c.term for c in vocab.corrections(token))
             english = ""
             if (hangul and attempted and not corrections and loanword is not None
-                    and not analysis.is_function_word(token)
+                    and not inflected and not analysis.is_function_word(token)
                     and (len(token) > 1 or len(raw) <= 2)):
                 english = next(filter(None, map(loanword, forms)), None) or ""
             analysed[token] = QueryWord(token, forms, stem, hangul, known, corrections, english)

@@ -21,6 +21,7 @@ if (request.cases) {
     stems: an.words(c.input).map((w) => an.stem(w)),
     bigrams: an.indexBigrams(c.input),
     function_words: an.words(c.input).filter((w) => an.isFunctionWord(w)),
+    inflected: an.words(c.input).filter((w) => an.isInflected(w)),
     choseong: an.choseong(c.input),
     title_parts: an.titleParts(c.input),
     alias_key: an.aliasKey(c.input),
