@@ -186,7 +186,7 @@
         var vocab = hangul ? self.hangul : self.english;
         var known = /^[0-9]+$/.test(token) || forms.some(function (f) { return vocab.knows(f); });
         var corrections = [], inflected = hangul && an.isInflected(token);
-        if (!known && left > 0) {
+        if (!known && left > 0 && !an.isFunctionWord(token)) {
           left -= 1;
           // query.make_plan: a verb form is corrected only by a long stem (_INFLECTED_STEM).
           if (!inflected || stem.length >= an.r.inflected_stem) corrections = vocab.corrections(hangul ? stem : forms[0]);
@@ -361,8 +361,12 @@
     var rewrite = options.typed ? { text: typed, synonyms: [], related: [] } : this.rewrite(typed, game);
     var plan = this.plan(rewrite.text, !options.typed), self = this;
     plan.related = rewrite.related;
+    var added = dict();
+    (rewrite.related || []).forEach(function (p) { added[p[0]] = 1; });
     var corrected = plan.words.some(function (x) { return x.corrections.length && !x.known; }) ?
-      plan.words.map(function (x) { return x.corrections.length && !x.known ? x.corrections[0] : x.text; }).join(" ") : null;
+      plan.words.filter(function (x) { return !has(added, x.text); }).map(function (x) {
+        return x.corrections.length && !x.known ? x.corrections[0] : x.text;
+      }).join(" ") : null;
     /* A game named in the query comes first, unless a filter already chose the game. */
     var named = game ? null : rewrite.game || null;
     var result = { query: typed, total: 0, hits: [], synonyms: rewrite.synonyms, corrected: corrected,

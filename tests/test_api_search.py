@@ -125,7 +125,9 @@ def test_a_typo_is_corrected_only_towards_the_rules_vocabulary(client: TestClien
 def test_a_verb_form_in_a_question_is_neither_a_typo_nor_a_loanword(client: TestClient) -> None:
     # 빠지면 was "corrected" to 가지, 찼는데 read as "chart", 죽거나 "corrected" to 주거나.
     for question in ("조사자가 게임에서 빠지면 단서는 어떻게 되나요",
-                     "손 슬롯 꽉 찼는데 무기 또 내면", "트라우마 쌓이면 언제 죽거나 미쳐요"):
+                     "손 슬롯 꽉 찼는데 무기 또 내면", "트라우마 쌓이면 언제 죽거나 미쳐요",
+                     # two consonants in a sentence: 보태 is not "evade", 싸우지 not "surge"
+                     "다른 조사자도 카드를 보태 줄 수 있나요", "무서운 적과 싸우지 말고 피할까"):
         data = client.get("/api/search", params={"q": question}).json()
         assert data["notices"] == [], question
         assert data["results"], question
@@ -133,6 +135,16 @@ def test_a_verb_form_in_a_question_is_neither_a_typo_nor_a_loanword(client: Test
     typo = client.get("/api/search", params={"q": "틈새공걱하면"}).json()
     assert typo["results"][0]["id"] == "Attack_of_Opportunity"
     assert typo["notices"][0]["kind"] == "correction"
+
+
+def test_the_correction_notice_quotes_only_what_was_typed(client: TestClient) -> None:
+    # 포함 joins 넣을 unannounced: the corrected query shown must not hold it.
+    data = client.get("/api/search", params={"q": "덱에 몇 장까지 넣을 수 있나요 혼돈 토쿤"}).json()
+    notice = next(n for n in data["notices"] if n["kind"] == "correction")
+    assert notice["official"] == "덱에 몇 장까지 넣을 수 있나요 혼돈 토큰"
+    # A light word is never "corrected" (나음 is not 다음 misspelt).
+    light = client.get("/api/search", params={"q": "무서운 적 만나면 싸우지 말고 피하는게 나음?"})
+    assert [n for n in light.json()["notices"] if n["kind"] == "correction"] == []
 
 
 def test_searching_as_typed_skips_every_rewrite(client: TestClient) -> None:

@@ -68,13 +68,15 @@ def test_snippets_mark_the_query_like_the_server(client: TestClient,
 
 
 @pytest.mark.parametrize("query", ["퉁새콩격", "탐쌔공녁", "틈쉐곡격", "zkqtm", "조사쟈다아",
-                                   "틈새공걱하면", "게임에서 빠지면"])
-def test_typos_get_the_same_totals_and_did_you_mean(client: TestClient, served: dict[str, str],
-                                                    query: str) -> None:
+                                   "틈새공걱하면", "게임에서 빠지면",
+                                   "넣을 수 있나요 혼돈 토쿤", "싸우지 말고 피하는게 나음"])
+def test_typos_get_the_same_totals_corrections_and_did_you_mean(
+        client: TestClient, served: dict[str, str], query: str) -> None:
     server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]
     browser = enginejs.run({**served, "queries": [{"q": query}]})["results"][0]
     found = server.search(query)
     assert (browser["total"], browser["suggestion"]) == (found.total, found.suggestion)
+    assert browser["corrected"] == found.corrected
     assert browser["ids"] == [hit.id for hit in found.hits]
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from app.search import analysis
 from app.search.budget import DEFAULT_BUDGET, Budget
 from app.search.fuzzy import Vocabulary, is_initials
+from app.search.loanwords import hangul_skeleton
 from app.search.weights import (
     ALIAS,
     BODY_BG,
@@ -37,6 +38,9 @@ __all__ = ["MAX_QUERY", "Plan", "QueryWord", "clean", "make_plan", "weighted_ter
 #: Longer queries are cut: no rule is looked up with more than a sentence or two.
 MAX_QUERY = 200
 _JAMO_RUN = re.compile(r"[ㄱ-ㅎㅏ-ㅣ]+")
+#: The fewest consonants a word of a sentence (three words or more) needs to be read as a
+#: loanword by sound; a short query's words need two (둠, 클루).
+_SENTENCE_SKELETON = 3
 
 
 
@@ -142,7 +146,10 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
             # A verb form (빠지면, 죽거나) is not a misspelt rules term, unless its stem is a
             # long one (틈새공걱하면 → 틈새공격); and it is never a loanword.
             inflected = hangul and analysis.is_inflected(token)
-            attempted = not known and corrections_left > 0
+            # A light word (나음, 몇개) says nothing the rules would: never "corrected" (나음 is
+            # not 다음 misspelt).
+            attempted = (not known and corrections_left > 0
+                         and not analysis.is_function_word(token))
             if attempted:
                 corrections_left -= 1
                 if not inflected or len(stem) >= analysis.INFLECTED_STEM:
@@ -156,7 +163,11 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
             if (hangul and attempted and not corrections and loanword is not None
                     and not inflected and not analysis.is_function_word(token)
                     and (len(token) > 1 or len(raw) <= 2)):
-                english = next(filter(None, map(loanword, forms)), None) or ""
+                # In a sentence, two consonants (보태: p-t, 싸우지: s-j) sound like too many
+                # English words to be read as one (evade, surge): three at least.
+                heard = [f for f in forms
+                         if len(raw) <= 2 or len(hangul_skeleton(f)) >= _SENTENCE_SKELETON]
+                english = next(filter(None, map(loanword, heard)), None) or ""
             analysed[token] = QueryWord(token, forms, stem, hangul, known, corrections, english)
         considered.append(token)
     compact = "".join(considered)

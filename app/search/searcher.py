@@ -364,11 +364,13 @@ class SearchIndex:
 
 
 def _corrected(plan: Plan) -> str | None:
-    """The query with each unknown word replaced by its correction, if any was corrected."""
+    """The query with each unknown word replaced by its correction, if any was corrected; the
+    related words the rewrite added are left out (the player did not type them)."""
     if not any(w.corrections and not w.known for w in plan.words):
         return None
+    added = {official for official, _ in plan.related}
     return " ".join(w.corrections[0] if w.corrections and not w.known else w.text
-                    for w in plan.words)
+                    for w in plan.words if w.text not in added)
 
 
 def _vocabularies(reader: Any) -> tuple[Vocabulary, Vocabulary]:

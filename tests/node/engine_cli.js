@@ -41,7 +41,8 @@ if (request.cases) {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       return { ids: found.hits.map((h) => h.id), ms, total: found.total,
         snippet: found.hits.length ? found.hits[0].snippet : "",
-        suggestion: found.suggestion ? found.suggestion.title : null };
+        suggestion: found.suggestion ? found.suggestion.title : null,
+        corrected: found.corrected };
     }) };
   }
 }
