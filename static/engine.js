@@ -82,7 +82,8 @@
     });
     this.gamesById = dict();
     index.games.forEach(function (g, i) { self.gamesById[g.id] = i; });
-    this.setUpSynonyms(index.synonyms, index.related || {}, index.game_names || {});
+    this.setUpSynonyms(index.synonyms, index.related || {}, index.game_names || {},
+                       index.spelling_distance);
     this.buildVocabularies();
   }
   var E = Engine.prototype;

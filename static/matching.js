@@ -27,8 +27,9 @@
     out[""] = merged;
     return out;
   }
-  M.setUpSynonyms = function (synonyms, related, names) {
+  M.setUpSynonyms = function (synonyms, related, names, spellingDistance) {
     var an = this.an, self = this;
+    this.spellingDistance = spellingDistance;
     this.gameNames = names;
     this.relTables = withMerged(related);
     this.synTables = withMerged(synonyms);
@@ -73,7 +74,9 @@
           !an.variants(word).some(known)) {
         asks -= 1;
         var close = near.corrections(an.stem(word), 1);
-        if (close.length) found = [1, table[close[0]], an.stem(word)];
+        // rewrite.SPELLING_DISTANCE: one jamo apart is a spelling, two another word.
+        if (close.length && R.closest(an.decompose(an.stem(word)), [an.decompose(close[0])],
+            this.spellingDistance, 1).length) found = [1, table[close[0]], an.stem(word)];
       }
       // rewrite.py: an English variant counts as the whole query or inside a Korean one.
       if (found && /^[\x00-\x7f]*$/.test(word) && ((found[0] !== words.length && !korean) ||

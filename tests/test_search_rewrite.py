@@ -54,6 +54,12 @@ def test_a_near_miss_of_a_long_hangul_variant_counts_as_it() -> None:
     # the index knows is never taken for a misspelt variant.
     assert rewriter.rewrite("서리", "eh", known=lambda w: False).synonyms == ()
     assert rewriter.rewrite("리커닝", "eh", known=lambda w: True).synonyms == ()
+    # Two jamo apart is another word, not a spelling: 트로피 (trophy) is not 트로마 (trauma).
+    trauma = Rewriter({"ahlcg": {"트로마": ("트라우마",)}})
+    assert trauma.rewrite("트로마스", "ahlcg", known=lambda w: False).synonyms == ()
+    assert trauma.rewrite("트로피", "ahlcg", known=lambda w: False).synonyms == ()
+    assert trauma.rewrite("트러마", "ahlcg", known=lambda w: False).synonyms == (
+        ("트러마", "트라우마"),)
 
 
 def test_a_related_word_stays_and_the_rules_word_joins_it_unannounced() -> None:

@@ -40,7 +40,7 @@ from app.search import analysis, rank, weights
 from app.search.documents import Document, documents
 from app.search.index import ANALYSIS_VERSION, FIELDS, entry_fields
 from app.search.query import MAX_QUERY
-from app.search.rewrite import game_name_keys
+from app.search.rewrite import SPELLING_DISTANCE, game_name_keys
 from app.search.snippet import LEAD_CHARS, LIST_MARK, SNIPPET_CHARS
 from app.urls import Urls
 
@@ -167,6 +167,7 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
         "synonyms": {g.id: {k: list(v) for k, v in g.synonyms.items()} for g in corpus.games},
         "related": {g.id: {k: list(v) for k, v in g.related.items()} for g in corpus.games},
         "game_names": {k: list(v) for k, v in game_name_keys(corpus, docs).items()},
+        "spelling_distance": SPELLING_DISTANCE,
         "rules": {
             **analysis.client_tables(),
             "choseong": CHOSEONG,

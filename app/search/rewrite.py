@@ -24,10 +24,12 @@ from app.search.budget import DEFAULT_BUDGET, Budget
 from app.search.documents import Document
 from app.search.fuzzy import Vocabulary
 
-__all__ = ["Rewrite", "Rewriter", "game_name_keys", "name_keys"]
+__all__ = ["SPELLING_DISTANCE", "Rewrite", "Rewriter", "game_name_keys", "name_keys"]
 
 #: The longest run of words a synonyms line is looked up for ("어택 오브 오퍼튜니티").
 _LONGEST = 4
+#: How many jamo edits apart a word may be from a listed spelling and count as it.
+SPELLING_DISTANCE = 1
 
 
 @dataclass(frozen=True)
@@ -130,7 +132,9 @@ class Rewriter:
                     and not any(known(v) for v in analysis.variants(word))):
                 asks_left -= 1
                 close = near.corrections(analysis.stem(word), limit=1)
-                if close:
+                # One jamo apart: spellings of one loanword differ by a vowel (레커닝,
+                # 리커닝); two apart is another word (트로피 is not 트로마).
+                if close and close[0].distance <= SPELLING_DISTANCE:
                     found = (1, table[close[0].term], analysis.stem(word))
             # An English variant counts only when the index does not know its words ("AoO",
             # "XP"), and only as the whole query or inside a Korean one ("XP 계산"): English

@@ -528,6 +528,8 @@ class ClientIndex(View):
     related: dict[str, dict[str, list[str]]]
     #: The compact forms a query may name a game by → [game id] (`rewrite.name_keys`).
     game_names: dict[str, list[str]]
+    #: How many jamo edits a word may be from a listed spelling (`rewrite.SPELLING_DISTANCE`).
+    spelling_distance: int
     #: The analysis tables (particles, endings, jamo, limits), shipped from the Python side.
     rules: dict[str, Any]
     #: The ranking numbers of `app/search/weights.py`, by their names there.
