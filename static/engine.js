@@ -370,8 +370,10 @@
       }).join(" ") : null;
     /* A game named in the query comes first, unless a filter already chose the game. */
     var named = game ? null : rewrite.game || null;
+    var corrections = plan.words.filter(function (x) { return x.corrections.length && !x.known; })
+      .map(function (x) { return [x.text, x.corrections[0]]; });
     var result = { query: typed, total: 0, hits: [], synonyms: rewrite.synonyms, corrected: corrected,
-      suggestion: null, game_named: named };
+      corrections: corrections, suggestion: null, game_named: named };
     if (!plan.words.length && !plan.initials) return result;
     var allowed = null;
     if (game) {

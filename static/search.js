@@ -146,8 +146,11 @@
             var named = found.hits.filter(function (h) { return h.game === found.game_named[1]; })[0];
             if (named) changes.push(" ‘" + found.game_named[0] + "’ → " + named.game_name + " 규칙 먼저.");
           }
-          note.textContent = note.getAttribute("data-found") + changes.join("") +
-            (found.corrected ? " 고쳐 찾은 말: ‘" + found.corrected + "’" : "");
+          // Like the server's notice, the words corrected, not the whole query.
+          found.corrections.forEach(function (pair) {
+            changes.push(" ‘" + pair[0] + "’ → ‘" + pair[1] + "’ (고쳐 찾은 말).");
+          });
+          note.textContent = note.getAttribute("data-found") + changes.join("");
           note.hidden = !found.hits.length;
         }
         if (none) none.hidden = found.hits.length > 0;

@@ -141,7 +141,10 @@ def test_the_correction_notice_quotes_only_what_was_typed(client: TestClient) ->
     # 포함 joins 넣을 unannounced: the corrected query shown must not hold it.
     data = client.get("/api/search", params={"q": "덱에 몇 장까지 넣을 수 있나요 혼돈 토쿤"}).json()
     notice = next(n for n in data["notices"] if n["kind"] == "correction")
-    assert notice["official"] == "덱에 몇 장까지 넣을 수 있나요 혼돈 토큰"
+    # The notice quotes the word corrected, and its link searches the whole query as typed.
+    assert notice["text"] == "‘토쿤’ 결과가 없어 ‘토큰’으로 찾았습니다"
+    assert notice["link"] == "‘토쿤’ 그대로 찾기" and "typed=1" in notice["url"]
+    assert "%ED%98%BC%EB%8F%88" in notice["url"]  # 혼돈: the whole query
     # A light word is never "corrected" (나음 is not 다음 misspelt).
     light = client.get("/api/search", params={"q": "무서운 적 만나면 싸우지 말고 피하는게 나음?"})
     assert [n for n in light.json()["notices"] if n["kind"] == "correction"] == []

@@ -81,6 +81,8 @@ class Results:
     #: (as typed, game id) when the query named a game and no filter was set: that game's
     #: rules come first (`엘드리치 호러 한 라운드에 …`).
     game_named: tuple[str, str] | None = None
+    #: (as typed, correction) for each word corrected (`토쿤` → 토큰): what the notice quotes.
+    corrections: tuple[tuple[str, str], ...] = ()
 
 
 class SearchIndex:
@@ -223,7 +225,8 @@ class SearchIndex:
         # A game named in the query comes first, unless a filter already chose the game.
         named = rewrite.game if game is None and source is None else None
         empty = Results(typed, 0, (), None, rewrite.synonyms, loanwords, _corrected(plan),
-                        named)
+                        named, tuple((w.text, w.corrections[0]) for w in plan.words
+                                     if w.corrections and not w.known))
         limit = max(0, min(int(limit), MAX_LIMIT))
         offset = max(0, int(offset))
         allowed = self._filters.get((game, source)) if game or source else None

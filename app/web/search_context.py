@@ -119,13 +119,15 @@ def _notices(corpus: Corpus, results: Results, urls: Urls, game: str,
             text=f"‘{typed}’ → {name} 규칙 먼저",
             url=urls.search(results.query, game=game_id, source=source),
             link=f"{name}에서만 찾기"))
-    if results.corrected:
-        typed = results.query
+    if results.corrections:
+        # The words corrected, not the whole query: in a question, ‘토쿤’ found nothing, the
+        # rest did. The link searches the whole query as typed.
+        typed = " ".join(word for word, _ in results.corrections)
+        fixed = " ".join(correction for _, correction in results.corrections)
         found.append(Notice(
-            kind="correction", typed=typed, official=results.corrected,
-            text=f"‘{typed}’ 결과가 없어 "
-                 f"{with_particle(f'‘{results.corrected}’', '으로')} 찾았습니다",
-            url=urls.search(typed, game=game, source=source, typed="1"),
+            kind="correction", typed=typed, official=fixed,
+            text=f"‘{typed}’ 결과가 없어 {with_particle(f'‘{fixed}’', '으로')} 찾았습니다",
+            url=urls.search(results.query, game=game, source=source, typed="1"),
             link=f"‘{typed}’ 그대로 찾기",
         ))
     return found

@@ -77,6 +77,11 @@ def test_typos_and_initials_find_their_entry_offline(offline: Page, query: str,
     expect(offline.locator("#offline-note")).to_contain_text("저장된 사본에서 찾은 결과입니다")
 
 
+def test_the_offline_note_names_the_word_it_corrected(offline: Page) -> None:
+    offline_search(offline, "혼돈 토쿤 효과")
+    expect(offline.locator("#offline-note")).to_contain_text("‘토쿤’ → ‘토큰’ (고쳐 찾은 말)")
+
+
 def test_a_body_phrase_finds_its_entry_offline(offline: Page, corpus: Corpus) -> None:
     squashed = "".join(BODY_PHRASE.split())
     holders = [e.id for e in corpus if squashed in "".join(e.text.split())]

@@ -42,7 +42,7 @@ if (request.cases) {
       return { ids: found.hits.map((h) => h.id), ms, total: found.total,
         snippet: found.hits.length ? found.hits[0].snippet : "",
         suggestion: found.suggestion ? found.suggestion.title : null,
-        corrected: found.corrected };
+        corrected: found.corrected, corrections: found.corrections };
     }) };
   }
 }
