@@ -121,6 +121,8 @@
     if (n <= k || form.slice(-k) !== suffix || !isSyllable(form.charAt(n - k - 1))) return;
     var code = form.charCodeAt(n - k - 1) - BASE, vowel = Math.floor((code % 588) / 28);
     var to = this.r.contracted[String(vowel)];
+    // analysis._restore: in the past, ㅏ ㅓ ㅐ ㅔ keep their vowel (만났다면 → 만나).
+    if (to === undefined && fin === this.r.ss_final && this.r.past_same_vowel.indexOf(vowel) >= 0) to = vowel;
     if (code % 28 !== fin || to === undefined) return;
     out.push(form.slice(0, n - k - 1) + String.fromCharCode(BASE + code - code % 588 + to * 28));
   };

@@ -67,6 +67,15 @@ def test_a_merged_a_eo_form_gives_back_the_verbs_stem(word: str, stem: str) -> N
     assert stem in analysis.variants(word)
 
 
+@pytest.mark.parametrize(("word", "stem"), [
+    ("만났다면", "만나"), ("갔다", "가"), ("섰는데", "서"), ("냈다", "내"), ("버렸다면", "버리")])
+def test_the_past_of_a_stem_in_a_eo_ae_e_only_gains_its_ss(word: str, stem: str) -> None:
+    # 만나+았 is 만났: the question's 만났다면 and the rules' 만납니다 meet on 만나.
+    assert stem in analysis.variants(word)
+    # Only in the past, before an ending: 가서 keeps its form.
+    assert analysis.variants("가서") == ("가서",)
+
+
 def test_merged_forms_are_undone_only_before_an_ending() -> None:
     # Nouns end in the same syllables: 고려 is not 고리, 배려 not 배리.
     assert analysis.variants("고려") == ("고려",)

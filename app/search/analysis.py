@@ -112,8 +112,11 @@ _JAMO_ENDINGS = (("니다", _B_FINAL, ""), ("다", 4, "진"))
 # syllables too (고려, 배려, 교과), and a bare 세워 is rare in questions.
 _CONTRACTED = {14: 13, 6: 20, 9: 8, 10: 11}
 _AFTER_MERGED = ("서", "도", "야", "요", "서는", "서도", "야만", "야지", "야하", "도록", "지")
-_AFTER_PAST = ("다", "고", "는데", "으면", "을", "을때", "습니다", "어요", "지만", "던")
+_AFTER_PAST = ("다", "고", "는데", "으면", "을", "을때", "습니다", "어요", "지만", "던", "다면")
 _SS_FINAL = 20  # index of ㅆ among the final consonants
+# In the past, a stem ending in ㅏ, ㅓ, ㅐ or ㅔ keeps its vowel and only gains the ㅆ: 만나+았 =
+# 만났, 서+었 = 섰, 내+었 = 냈 (만났다면 → 만나). ㅆ ends no noun, so only the past is undone so.
+_PAST_SAME_VOWEL = frozenset({0, 4, 1, 5})
 # (suffix, final consonant the merged syllable must have) by the suffix's last character, in
 # the lists' order: `variants` runs on every word of every query and text.
 _MERGED_BY_LAST: dict[str, tuple[tuple[str, int], ...]] = {}
@@ -269,9 +272,12 @@ def _restore(form: str, suffix: str, final: int) -> Iterator[str]:
         return
     code = ord(merged) - 0xAC00
     vowel, has = (code % 588) // 28, code % 28
-    if has != final or vowel not in _CONTRACTED:
+    to = _CONTRACTED.get(vowel)
+    if to is None and final == _SS_FINAL and vowel in _PAST_SAME_VOWEL:
+        to = vowel
+    if has != final or to is None:
         return
-    syllable = chr(0xAC00 + code - code % 588 + _CONTRACTED[vowel] * 28)
+    syllable = chr(0xAC00 + code - code % 588 + to * 28)
     yield form[: -len(suffix) - 1] + syllable
 
 
@@ -380,6 +386,7 @@ def client_tables() -> dict[str, object]:
         "after_merged": list(_AFTER_MERGED),
         "after_past": list(_AFTER_PAST),
         "ss_final": _SS_FINAL,
+        "past_same_vowel": sorted(_PAST_SAME_VOWEL),
         "word": _WORD.pattern,
         "camel": _CAMEL.pattern,
         "plural_es": _PLURAL_ES.pattern,

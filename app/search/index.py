@@ -37,7 +37,7 @@ __all__ = ["ANALYSIS_VERSION", "FIELDS", "build_index", "entry_fields", "load_in
 log = logging.getLogger(__name__)
 
 #: Bump when the analysis or the schema changes: indexes built before are rebuilt.
-ANALYSIS_VERSION = "12"
+ANALYSIS_VERSION = "13"
 _STAMP = "CORPUS_VERSION"
 FIELDS = ("title_w", "title_bg", "body_w", "body_bg", "alias")
 
