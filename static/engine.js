@@ -186,7 +186,7 @@
         var stem = hangul ? shortest(forms) : forms[0];
         var vocab = hangul ? self.hangul : self.english;
         var known = /^[0-9]+$/.test(token) || forms.some(function (f) { return vocab.knows(f); });
-        var corrections = [], inflected = hangul && an.isInflected(token);
+        var corrections = [], inflected = hangul && !known && an.isInflected(token);
         if (!known && left > 0 && !an.isFunctionWord(token)) {
           left -= 1;
           // query.make_plan: a verb form is corrected only by a long stem (_INFLECTED_STEM).
