@@ -81,6 +81,11 @@ class Plan:
     related: tuple[tuple[str, str], ...] = ()
 
     @property
+    def added(self) -> frozenset[str]:
+        """The related words the rewrite added: searched, but not typed by the player."""
+        return frozenset(official for official, _ in self.related)
+
+    @property
     def empty(self) -> bool:
         return not self.words and not self.initials
 
@@ -161,8 +166,7 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
                     corrections = tuple(c.term for c in vocab.corrections(token))
             english = ""
             if (hangul and attempted and not corrections and loanword is not None
-                    and not inflected and not analysis.is_function_word(token)
-                    and (len(token) > 1 or len(raw) <= 2)):
+                    and not inflected and (len(token) > 1 or len(raw) <= 2)):
                 # In a sentence, two consonants (보태: p-t, 싸우지: s-j) sound like too many
                 # English words to be read as one (evade, surge): three at least.
                 heard = [f for f in forms
@@ -205,7 +209,7 @@ def weighted_terms(plan: Plan, budget: Budget = DEFAULT_BUDGET) -> list[tuple[st
     # In a sentence-long question one word matching a title says little about the rule that
     # answers it; the content words together (coordination, proximity) decide. A title word
     # weighs less the more content words the query has.
-    added = {official for official, _ in plan.related}
+    added = plan.added
     content = sum(1 for w in plan.words if not analysis.is_function_word(w.text)
                   and (w.known or w.corrections or w.english) and w.text not in added)
     title_w = TITLE_W * min(1.0, LONG_QUERY / max(content, 1))

@@ -371,7 +371,7 @@ def _corrected(plan: Plan) -> str | None:
     related words the rewrite added are left out (the player did not type them)."""
     if not any(w.corrections and not w.known for w in plan.words):
         return None
-    added = {official for official, _ in plan.related}
+    added = plan.added
     return " ".join(w.corrections[0] if w.corrections and not w.known else w.text
                     for w in plan.words if w.text not in added)
 
