@@ -27,8 +27,9 @@ from tests.raw import wait_for
 
 RULES_FILE = "ahlcg-rules.json"
 HALF_A_FILE = '[{"id": "half a file"'
-#: A declared file that no one can open (the name is too long): a read error, not a parse error.
-UNREADABLE = "unreadable-" + "x" * 300
+#: A declared file that no one can read as a file (a folder stands in its place): a read error,
+#: not a parse error.
+UNREADABLE = "unreadable-file"
 BROKEN = ("invalid JSON", "unreadable file")
 WORKERS = 2
 
@@ -119,6 +120,7 @@ def _break(data: Path, how: str) -> str:
     if how == "invalid JSON":
         (data / RULES_FILE).write_text(HALF_A_FILE, encoding="utf-8")
         return RULES_FILE
+    (data / UNREADABLE).mkdir()
     manifest = json.loads((data / "sources.json").read_text(encoding="utf-8"))
     manifest["sources"][0]["file"] = UNREADABLE
     (data / "sources.json").write_text(json.dumps(manifest, ensure_ascii=False),
