@@ -240,7 +240,7 @@ def test_a_data_file_over_the_size_limit_is_refused_before_it_is_parsed(tmp_path
         file.truncate(MAX_FILE_BYTES + 1)  # sparse: the size is all that is read
     assert [str(p) for p in check_data(folder)] == [
         "error: rules.json: the file is 4.0 MiB, over the 4 MiB a data file may hold"]
-    with pytest.raises(DataError, match="^rules.json: the file is 4.0 MiB, over the 4 MiB"):
+    with pytest.raises(DataError, match=r"^rules\.json: the file is 4\.0 MiB, over the 4 MiB"):
         load_corpus(folder)
     (folder / "rules.json").write_text('[{"id": "A", "title": "가"}]', encoding="utf-8")
     with (folder / "sources.json").open("ab") as file:
