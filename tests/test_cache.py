@@ -7,6 +7,7 @@ import http.client
 import shutil
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
 from app.settings import Settings
@@ -162,3 +163,16 @@ def test_caching_headers_say_what_a_shared_cache_may_keep(client: TestClient) ->
     assert client.get("/rules/Nope").headers["cache-control"] == "no-store"
     assert client.get("/settings").headers["cache-control"] == "private, no-cache"
     assert client.get("/healthz").headers["cache-control"] == "no-store"
+
+
+@pytest.mark.parametrize("refusal", ["gzip;q=0, identity", "gzip; q=0.000", "*;q=0",
+                                     "identity, *;q=0", "br, x-gzip;q=0, gzip;q=0"])
+def test_a_client_refusing_gzip_never_gets_it(live_server: str, refusal: str) -> None:
+    # #20 L8: `Accept-Encoding: gzip;q=0, identity` was answered gzipped, also from the cache.
+    for path in ("/rules/Surge", "/static/style.css", "/api/entries/Surge"):
+        fetch(live_server, path, headers={"accept-encoding": "gzip"})  # stores the gzip copy
+        answer = fetch(live_server, path, headers={"accept-encoding": refusal})
+        assert answer.status == 200 and "content-encoding" not in answer.headers, (path, refusal)
+        answer.body.decode("utf-8")  # plain text, not gzip
+    assert fetch(live_server, "/rules/Surge", headers={"accept-encoding": "gzip;q=0.5"}
+                 ).headers.get("content-encoding") == "gzip"

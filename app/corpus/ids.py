@@ -10,6 +10,9 @@ are the only ones rejected; quotes, `?`, `#`, `%` and spaces are served as they 
 
 from __future__ import annotations
 
+import unicodedata
+from collections.abc import Container
+
 #: Longer ids are not anchors anyone types or shares; the limit keeps URLs far below the
 #: server's 16 KB request-line bound even fully percent-encoded.
 MAX_ID = 200
@@ -68,3 +71,13 @@ def declared_file_problem(name: str) -> str:
     if any(len(part.encode("utf-8", "surrogatepass")) > MAX_SEGMENT_BYTES for part in parts):
         return f"has a path segment longer than a file name may be ({MAX_SEGMENT_BYTES} bytes)"
     return ""
+
+
+def canonical_id(requested: str, entries: Container[str]) -> str | None:
+    """The id of `entries` that `requested` spells differently, or None (it is one, or names
+    none). Decomposed Hangul (NFD, as some systems write file names and copied text) names the
+    composed (NFC) id the data uses: `/rules/eh-징조` typed either way is one page."""
+    composed = unicodedata.normalize("NFC", requested)
+    if composed != requested and composed in entries:
+        return composed
+    return None

@@ -14,7 +14,6 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.middleware.gzip import GZipMiddleware
 
 from app.errors import AppError
 from app.settings import Settings
@@ -22,9 +21,9 @@ from app.urls import Urls
 from app.web.admission import AdmissionMiddleware, Gate
 from app.web.assets import Assets
 from app.web.cache import CacheMiddleware
+from app.web.encoding import NegotiatedGZipMiddleware
 from app.web.errors import handle_error
 from app.web.hosts import HostGuardMiddleware, ProxyHeadersMiddleware
-from app.web.limits import MAX_BODY
 from app.web.middleware import (
     RequestLimitsMiddleware,
     RootPathMiddleware,
@@ -79,8 +78,8 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
         docs_url=None,
         redoc_url=None,
         lifespan=lifespan,
-        # Bodies are counted as they arrive and refused past the bound (413), not read whole.
-        max_body_size=MAX_BODY,
+        # No `max_body_size`: FastAPI would answer its own 413 outside every middleware (plain
+        # text, no security headers). `read_form_body` counts the one body the app reads.
     )
     app.router.redirect_slashes = False  # its Location is built from the request's host
     app.state.settings = settings
@@ -101,7 +100,7 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
     # is before the host check; then the route row, the cache (cached answers stop there),
     # admission control for search work, and compression closest to the handlers.
     # Static files come compressed already, or are not worth compressing (images).
-    app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6,
+    app.add_middleware(NegotiatedGZipMiddleware, minimum_size=500, compresslevel=6,
                        exclude_content_types=("text/event-stream", "image/png", "image/x-icon"))
     app.add_middleware(AdmissionMiddleware, gate=app.state.gate)
     app.add_middleware(CacheMiddleware, store=app.state.store,

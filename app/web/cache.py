@@ -24,22 +24,17 @@ from collections.abc import Callable
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.web.encoding import accepts_gzip
 from app.web.etags import etag_matches, page_etag
 from app.web.hosts import public_base
 from app.web.inputs import page_key
 from app.web.routing import route_of
 from app.web.store import ResponseStore, Stored
 
-__all__ = ["CacheMiddleware", "accepts_gzip"]
+__all__ = ["CacheMiddleware"]
 
 #: Redirects are kept too: their `Location` is a path that depends on the data alone.
 _REDIRECTS = (301, 302, 308)
-
-
-def accepts_gzip(headers: Headers) -> bool:
-    """Whether the answer to these headers is gzipped: the test Starlette's `GZipMiddleware`
-    applies, repeated here because the encoding is part of the key."""
-    return "gzip" in headers.get("Accept-Encoding", "")
 
 
 class CacheMiddleware:

@@ -59,11 +59,18 @@ class HostGuardMiddleware:
         self.app = app
         self.guarded = TrustedHostMiddleware(app, allowed_hosts=list(allowed_hosts),
                                              www_redirect=False)
+        # The same refusal, for any host: a request whose host cannot be told (RFC 9112 §3.2:
+        # more than one `Host` gets 400, whatever they say).
+        self.refused = TrustedHostMiddleware(app, allowed_hosts=[], www_redirect=False)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and get_route_path(scope) in _ANY_HOST_PATHS:
-            await self.app(scope, receive, send)
-            return
+        guard = self.guarded
+        if scope["type"] == "http":
+            if sum(name == b"host" for name, _ in scope["headers"]) > 1:
+                guard = self.refused
+            elif get_route_path(scope) in _ANY_HOST_PATHS:
+                await self.app(scope, receive, send)
+                return
 
         async def no_store(message: Message) -> None:
             # Its refusal must not be kept by a cache in front, like every other error.
@@ -71,7 +78,7 @@ class HostGuardMiddleware:
                 MutableHeaders(scope=message).setdefault("cache-control", "no-store")
             await send(message)
 
-        await self.guarded(scope, receive, no_store)
+        await guard(scope, receive, no_store)
 
 
 class ProxyHeadersMiddleware:

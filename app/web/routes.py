@@ -16,12 +16,13 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.corpus.collections import format_owned
+from app.corpus.ids import canonical_id
 from app.errors import AppError
 from app.search import client_index
 from app.urls import Urls
 from app.web import api_docs, context, crawlers, offline, search_context
 from app.web.body import read_form_body, same_origin
-from app.web.cache import accepts_gzip
+from app.web.encoding import accepts_gzip
 from app.web.etags import etag_matches
 from app.web.hosts import public_base
 from app.web.inputs import OWNED_COOKIE, known_collections, owned_of
@@ -100,6 +101,9 @@ def entry_page(request: Request, entry_id: str) -> Response:
     if entry_id not in lib.corpus.entries:
         if entry_id.endswith("/"):  # ids may hold "/", so this route also sees "/rules/X/"
             return trailing_slash(request, "rules/" + entry_id)
+        canonical = canonical_id(entry_id, lib.corpus.entries)
+        if canonical is not None:
+            return RedirectResponse(urls.entry(canonical), status_code=301)
         # Readable links for forums: /rules/틈새 공격 lands on /rules/Attack_of_Opportunity.
         titled = lib.corpus.by_title(entry_id)
         if titled is not None:
