@@ -42,9 +42,6 @@ def accepts_gzip(headers: Headers) -> bool:
 class NegotiatedGZipMiddleware(GZipMiddleware):
     """Starlette's `GZipMiddleware`, compressing only for clients that accept gzip."""
 
-    def __init__(self, app: ASGIApp, **options: object) -> None:
-        super().__init__(app, **options)  # type: ignore[arg-type]
-
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
