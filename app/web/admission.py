@@ -11,7 +11,7 @@ players who read cached pages nothing.
 from __future__ import annotations
 
 import anyio
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.errors import AppError
 from app.web.errors import send_error
@@ -93,7 +93,17 @@ class AdmissionMiddleware:
         except Busy as busy:
             await send_error(scope, receive, send, busy)
             return
+        # The answer is kept until it is complete and the slot given back before it is sent:
+        # a client that does not read holds its connection (until the protocol's write
+        # timeout), never a slot others are waiting for.
+        answer: list[Message] = []
+
+        async def keep(message: Message) -> None:
+            answer.append(message)
+
         try:
-            await self.app(scope, receive, send)
+            await self.app(scope, receive, keep)
         finally:
             self.gate.leave()
+        for message in answer:
+            await send(message)
