@@ -329,7 +329,7 @@ def export_site(settings: Settings, directory: Path, base_url: str | None = None
         raise ExportError(f"{directory} is not empty and not an earlier export: "
                           f"choose an empty or new folder")
     site_settings = export_settings(settings, base_url)
-    app = create_app(site_settings, static_site=True)
+    app = create_app(site_settings, static_site=True, build=False)
     urls: Urls = app.state.urls
     directory.parent.mkdir(parents=True, exist_ok=True)
     _remove_leftovers(directory)

@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 from app.settings import Settings
 from app.web.app import create_app
 from app.web.state import reload_library
+from bench.load import cpu_seconds
 from bench.server import rss_kib, running_server
 from tests.conftest import DATA, LOCAL
 from tests.raw import fetch
@@ -50,11 +51,16 @@ def test_errors_and_uncacheable_requests_are_not_stored(tmp_path: Path) -> None:
         assert client.get("/rules/Nope").status_code == 404
         assert client.get("/api/search", params={"q": "x", "limit": 0}).status_code == 422
         assert client.get("/api/entries/Nope").status_code == 404
-        # Parameters the page does not read, repeated ones, and long query strings.
-        assert client.get("/timing?pad=" + "x" * 100).status_code == 200
-        assert client.get("/api/suggest?q=a&q=b").status_code == 200
-        assert client.get("/search?q=" + "가" * 300).status_code == 200
+        # Overlong values of the parameters a page reads are answered, not stored.
+        assert client.get("/search?q=" + "가" * 700).status_code == 200
         assert len(store) == stored
+        # #20 H2: parameters the page does not read are not part of its key: the same answer,
+        # from the store, whatever they hold (they were answered uncached, at full cost).
+        padded = client.get("/timing?pad=" + "x" * 100 + "&z=1")
+        assert padded.status_code == 200 and len(store) == stored
+        assert padded.headers["etag"] == client.get("/timing").headers["etag"]
+        # A repeated parameter is read as the handler reads it: the last value.
+        assert client.get("/api/suggest?q=a&q=b").json() == client.get("/api/suggest?q=b").json()
 
 
 def test_go_links_from_forums_are_one_search_not_one_per_click(tmp_path: Path) -> None:
@@ -176,3 +182,60 @@ def test_a_client_refusing_gzip_never_gets_it(live_server: str, refusal: str) ->
         answer.body.decode("utf-8")  # plain text, not gzip
     assert fetch(live_server, "/rules/Surge", headers={"accept-encoding": "gzip;q=0.5"}
                  ).headers.get("content-encoding") == "gzip"
+
+
+def test_answers_of_the_data_version_cost_nothing_whatever_the_query(index_dir: Path) -> None:
+    # #20 H2: /search-index.json?z=<random> cost 1.1-1.5 s of CPU each (0 answers in 20 s
+    # under wrk -c50), /search-texts.json was never cached (over the store's item limit), and
+    # /timing?z=, /api/titles?z= cost tens of ms each.
+    env = {"RULES_DATA_DIR": str(DATA), "RULES_INDEX_DIR": str(index_dir),
+           "RULES_PUBLIC_BASE_URL": "http://localhost"}
+    paths = ("/search-index.json", "/search-texts.json", "/api/titles", "/timing",
+             "/sitemap.xml", "/sw.js", "/robots.txt")
+    with running_server(env) as (base, process):
+        start = cpu_seconds([process.pid])
+        tags: dict[str, set[str]] = {path: set() for path in paths}
+        for n in range(12):
+            for path in paths:
+                for encoding in ("gzip", "identity"):
+                    answer = fetch(base, f"{path}?z={n}-{encoding}&v=%00{n}",
+                                   headers={"host": "localhost",
+                                            "accept-encoding": encoding})
+                    assert answer.status == 200, (path, answer.status)
+                    tags[path].add(answer.headers["etag"])
+        spent = cpu_seconds([process.pid]) - start
+        revalidated = fetch(base, "/search-index.json?z=again", headers={
+            "host": "localhost", "accept-encoding": "gzip",
+            "if-none-match": sorted(tags["/search-index.json"])[0]})
+    # One tag per encoding, whatever the query string said.
+    assert all(len(found) == 2 for found in tags.values()), tags
+    assert revalidated.status in (200, 304)
+    # 168 answers, two of them a megabyte, from memory: far below one build of the index.
+    assert spent < 1.0, f"{spent:.2f} s of CPU for 168 answers"
+
+
+def test_a_burst_of_first_requests_renders_the_page_once(index_dir: Path) -> None:
+    # #20 H2: 20 concurrent first requests for /search-index.json each computed it. Any
+    # page's misses of one key are now computed once (single flight): 30 requests at once for
+    # one new page cost far less than 30 for 30 new pages.
+    import concurrent.futures
+    import itertools
+
+    codes = ["dwl", "ptc", "tfa", "tcu", "tde", "tic", "eoe", "side", "investigator"]
+    distinct = [f"owned={a}.{b}" for a, b in itertools.combinations(codes, 2)][:31]
+    env = {"RULES_DATA_DIR": str(DATA), "RULES_INDEX_DIR": str(index_dir)}
+    with running_server(env) as (base, process):
+
+        def burst(cookies: list[str]) -> tuple[float, list[str]]:
+            start = cpu_seconds([process.pid])
+            with concurrent.futures.ThreadPoolExecutor(len(cookies)) as pool:
+                answers = list(pool.map(lambda c: fetch(
+                    base, "/sources/ahlcg-reference", headers={"cookie": c}), cookies))
+            assert {a.status for a in answers} == {200}
+            return cpu_seconds([process.pid]) - start, [a.headers["etag"] for a in answers]
+
+        burst(distinct[-1:])  # the first render of the page and its templates
+        same, tags = burst([distinct[0]] * 30)
+        apart, _ = burst(distinct[1:31])
+    assert len(set(tags)) == 1
+    assert same < apart / 3, f"one key: {same:.2f} s of CPU, 30 keys: {apart:.2f} s"

@@ -8,8 +8,10 @@ import hashlib
 import signal
 import threading
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
@@ -18,8 +20,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from app.errors import AppError
 from app.settings import Settings
 from app.urls import Urls
-from app.web.admission import AdmissionMiddleware, Gate
+from app.web.admission import PAGE_QUEUE, PAGE_SLOTS, AdmissionMiddleware, Gate
 from app.web.assets import Assets
+from app.web.built import BuiltAnswers, build_answers
 from app.web.cache import CacheMiddleware
 from app.web.encoding import NegotiatedGZipMiddleware
 from app.web.errors import handle_error
@@ -29,7 +32,7 @@ from app.web.middleware import (
     RootPathMiddleware,
     SecurityHeadersMiddleware,
 )
-from app.web.routes import ROUTES, add_routes
+from app.web.routes import PREBUILT, ROUTES, add_routes
 from app.web.routing import RouteMiddleware
 from app.web.state import Library, load_library, reload_library
 from app.web.store import ResponseStore
@@ -39,11 +42,13 @@ STATIC = Path(__file__).resolve().parents[2] / "static"
 
 
 def create_app(settings: Settings | None = None, library: Library | None = None, *,
-               static_site: bool = False) -> FastAPI:
+               static_site: bool = False, build: bool = True) -> FastAPI:
     """Build the app over `library`, or over the data in `settings.data_dir`.
 
     Loading validates the data first: broken data raises `DataError` before anything serves.
     `static_site` makes every link one of the static export's (`app.urls`, `app.export`).
+    With `build`, the answers that depend on the data version alone are built at start-up
+    (before the server says it is ready), unless `library` carries them already.
     """
     settings = settings or Settings()
     assets = Assets(STATIC)
@@ -67,8 +72,12 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
                 loop.add_signal_handler(
                     signal.SIGHUP,
                     lambda: loop.run_in_executor(
-                        None, reload_library, app.state, settings.data_dir, settings.index_dir),
+                        None, reload_library, app.state, settings.data_dir, settings.index_dir,
+                        lambda new: with_built_answers(settings, new)),
                 )
+        current: Library = app.state.library
+        if build and current.built is None:
+            app.state.library = replace(current, built=await _built(app, settings, current))
         yield
 
     app = FastAPI(
@@ -89,6 +98,7 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
     app.state.templates = make_environment(urls)
     app.state.code_version = _code_version(assets)
     app.state.gate = Gate(settings.search_slots, settings.search_queue)
+    app.state.page_gate = Gate(PAGE_SLOTS, PAGE_QUEUE)
     app.state.store = ResponseStore(settings.cache_mb * 1024 * 1024)
     add_routes(app.router)
     for exc_type in (AppError, StarletteHTTPException, RequestValidationError, Exception):
@@ -102,9 +112,10 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
     # Static files come compressed already, or are not worth compressing (images).
     app.add_middleware(NegotiatedGZipMiddleware, minimum_size=500, compresslevel=6,
                        exclude_content_types=("text/event-stream", "image/png", "image/x-icon"))
-    app.add_middleware(AdmissionMiddleware, gate=app.state.gate)
+    app.add_middleware(AdmissionMiddleware, gate=app.state.gate, pages=app.state.page_gate)
     app.add_middleware(CacheMiddleware, store=app.state.store,
                        version=lambda: app.state.library.version,
+                       built=lambda: app.state.library.built,
                        code_version=app.state.code_version, base_url=settings.public_base_url,
                        shared_seconds=settings.shared_cache_seconds)
     app.add_middleware(RouteMiddleware, table=ROUTES)
@@ -116,6 +127,36 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
     app.add_middleware(RequestLimitsMiddleware)
     app.add_middleware(SecurityHeadersMiddleware)
     return app
+
+
+async def _built(app: FastAPI, settings: Settings, library: Library) -> BuiltAnswers:
+    return await build_answers(app, library.version, app.state.code_version,
+                               settings.public_base_url, PREBUILT, _build_host(settings))
+
+
+def with_built_answers(settings: Settings, library: Library) -> Library:
+    """`library` with its built answers, made by an app of its own over it (a reload, or the
+    supervisor preparing the data for its workers): in a thread, with an event loop of its
+    own, since the caller may be inside one."""
+    if library.built is not None:
+        return library
+    app = create_app(settings, library, build=False)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        built = pool.submit(asyncio.run, _built(app, settings, library)).result()
+    return replace(library, built=built)
+
+
+def _build_host(settings: Settings) -> str:
+    """A `Host` the app answers for, for its own build requests."""
+    if settings.public_base_url:
+        return urlsplit(settings.public_base_url).netloc
+    for pattern in settings.host_patterns():
+        if pattern == "*":
+            return "localhost"
+        if pattern.startswith("*."):
+            return "build" + pattern[1:]
+        return pattern
+    return "localhost"
 
 
 def _code_version(assets: Assets) -> str:

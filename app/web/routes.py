@@ -46,7 +46,7 @@ from app.web.views import (
     WebManifest,
 )
 
-__all__ = ["ROUTES", "add_routes"]
+__all__ = ["PREBUILT", "ROUTES", "add_routes"]
 
 
 def _library(request: Request) -> Library:
@@ -354,6 +354,9 @@ GET = ("GET", "HEAD")
 POST = ("POST",)
 _PAGE = Cache()
 _OWNED_PAGE = Cache(owned=True)
+#: Built once per data version (`app.web.built`); `_BUILT_ABSOLUTE` ones hold absolute links.
+_BUILT = Cache(prebuilt=True)
+_BUILT_ABSOLUTE = Cache(prebuilt=True, absolute=True)
 _SEARCH = ("q", "game", "source", "typed")
 
 ROUTES: tuple[Route, ...] = (
@@ -361,7 +364,7 @@ ROUTES: tuple[Route, ...] = (
     Route("/", home_page, GET, cache=_PAGE),
     Route("/sources/{source_id}", source_page, GET, cache=_OWNED_PAGE),
     Route("/rules/{entry_id:path}", entry_page, GET, cache=_OWNED_PAGE),
-    Route("/timing", timing_page, GET, cache=_PAGE),
+    Route("/timing", timing_page, GET, cache=_BUILT_ABSOLUTE),
     Route("/search", search_page, GET, cache=Cache((*_SEARCH, "page"), owned=True),
           expensive=True),
     Route("/go/{text:path}", go, GET, cache=_PAGE, expensive=True),
@@ -379,19 +382,24 @@ ROUTES: tuple[Route, ...] = (
           model=SearchResults),
     Route("/api/suggest", api_suggest, GET, cache=Cache(("q",)), expensive=True,
           model=Suggestions),
-    Route("/api/titles", api_titles, GET, cache=_PAGE, model=Titles),
-    Route("/search-index.json", search_index_file, GET, cache=_PAGE, model=ClientIndex),
-    Route("/search-texts.json", search_texts_file, GET, cache=_PAGE, model=ClientTexts),
-    Route("/manifest.webmanifest", manifest, GET, model=WebManifest),
-    Route("/sw.js", service_worker, GET, cache=_PAGE),
-    Route("/static/{name:path}", static_file, GET),
-    Route("/robots.txt", robots, GET, cache=_PAGE),
-    Route("/sitemap.xml", sitemap, GET, cache=_PAGE),
-    Route("/favicon.ico", favicon, GET),
-    Route("/healthz", healthz, GET, model=Health),
-    Route("/readyz", readyz, GET, model=Ready),
-    Route("/{rest:path}/", trailing_slash, GET),
+    Route("/api/titles", api_titles, GET, cache=_BUILT, model=Titles),
+    Route("/search-index.json", search_index_file, GET, cache=_BUILT, model=ClientIndex),
+    Route("/search-texts.json", search_texts_file, GET, cache=_BUILT, model=ClientTexts),
+    Route("/manifest.webmanifest", manifest, GET, model=WebManifest, light=True),
+    Route("/sw.js", service_worker, GET, cache=_BUILT),
+    Route("/static/{name:path}", static_file, GET, light=True),
+    Route("/robots.txt", robots, GET, cache=_BUILT_ABSOLUTE, light=True),
+    Route("/sitemap.xml", sitemap, GET, cache=_BUILT_ABSOLUTE),
+    Route("/favicon.ico", favicon, GET, light=True),
+    Route("/healthz", healthz, GET, model=Health, light=True),
+    Route("/readyz", readyz, GET, model=Ready, light=True),
+    Route("/{rest:path}/", trailing_slash, GET, light=True),
 )
+
+
+#: The routes built once per data version: (path, whether the answer holds absolute links).
+PREBUILT: tuple[tuple[str, bool], ...] = tuple(
+    (r.path, r.cache.absolute) for r in ROUTES if r.cache is not None and r.cache.prebuilt)
 
 
 def add_routes(router: APIRouter) -> None:

@@ -7,6 +7,7 @@ one assignment, so a failed reload leaves the old data serving.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from app.corpus.models import Corpus
 from app.errors import DataError
 from app.search import SearchIndex
 from app.urls import Urls
+from app.web.built import BuiltAnswers
 
 log = logging.getLogger("app")
 
@@ -26,6 +28,9 @@ class Library:
 
     corpus: Corpus
     index: SearchIndex
+    #: The answers that depend on the data version alone, built before the data serves
+    #: (None until then: they are answered through the response cache meanwhile).
+    built: BuiltAnswers | None = None
 
     @property
     def version(self) -> str:
@@ -44,15 +49,19 @@ def load_library(data_dir: Path, index_dir: Path | None, urls: Urls) -> Library:
     return Library(corpus=corpus, index=SearchIndex.open_or_build(corpus, index_dir))
 
 
-def reload_library(state: Any, data_dir: Path, index_dir: Path) -> bool:
+def reload_library(state: Any, data_dir: Path, index_dir: Path,
+                   prepare: Callable[[Library], Library] | None = None) -> bool:
     """Replace `state.library` with a fresh load of `data_dir`; keep the old one on failure.
 
-    Returns True when the new data is serving. The swap is one attribute assignment, so every
-    request sees either the old library or the new one, never a mix.
+    `prepare` completes the new library before it serves (its built answers). Returns True
+    when the new data is serving. The swap is one attribute assignment, so every request sees
+    either the old library or the new one, never a mix.
     """
     old: Library = state.library
     try:
         new = load_library(data_dir, index_dir, state.urls)
+        if prepare is not None:
+            new = prepare(new)
     except DataError as exc:
         log.error("reload failed, still serving data version %s: %s", old.version, exc)
         return False
