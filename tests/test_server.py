@@ -41,7 +41,8 @@ def _data_env(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     temp = tmp_path / "tmp"
     temp.mkdir()
     return data, {"RULES_DATA_DIR": str(data), "RULES_INDEX_DIR": str(tmp_path / "index"),
-                  "RULES_WORKERS": str(WORKERS), "TMPDIR": str(temp)}
+                  "RULES_WORKERS": str(WORKERS), "TMPDIR": str(temp),
+                  "RULES_STATE_DIR": str(tmp_path / "state")}
 
 
 @contextlib.contextmanager
@@ -71,6 +72,7 @@ def _version(base: str) -> str:
 
 
 def _version_or_none(base: str) -> str | None:
+    """The version, or None while the server is not ready (503) or not answering."""
     try:
         return _version(base)
     except OSError:
@@ -103,14 +105,16 @@ def _wait_for_all_workers(parent: int, log: Path) -> set[int]:
     return _workers(parent)
 
 
-def _kill_and_wait_for_respawn(parent: int, pid: int, log: Path) -> None:
-    """SIGKILL worker `pid`; return once a new worker has replaced it and finished starting."""
+def _kill_and_wait_for_respawn(parent: int, pid: int, log: Path, base: str) -> None:
+    """SIGKILL worker `pid`; return once a new worker has replaced it, finished starting, and
+    the server says every worker can serve again."""
     started = _startups(log)
     os.kill(pid, signal.SIGKILL)
 
     def replaced() -> bool:
         workers = _workers(parent)
-        return pid not in workers and len(workers) == WORKERS and _startups(log) > started
+        return (pid not in workers and len(workers) == WORKERS and _startups(log) > started
+                and _version_or_none(base) is not None)
 
     assert wait_for(replaced), f"worker {pid} was not replaced by one that started serving"
 
@@ -133,7 +137,10 @@ def _log_lines(log: Path, text: str) -> list[str]:
 
 
 def _snapshots_left(env: dict[str, str]) -> list[str]:
-    return [p.name for p in Path(env["TMPDIR"]).iterdir() if p.name.startswith("rulesajeon-")]
+    """Data copies left behind: in the server's state folder, or anywhere in TMPDIR."""
+    state = Path(env["RULES_STATE_DIR"])
+    left = [p.name for p in state.glob("snapshot-*")] if state.exists() else []
+    return left + [p.name for p in Path(env["TMPDIR"]).iterdir()]
 
 
 def test_respawned_workers_serve_the_snapshot_until_sighup(tmp_path: Path) -> None:
@@ -147,7 +154,7 @@ def test_respawned_workers_serve_the_snapshot_until_sighup(tmp_path: Path) -> No
         # Broken data on disk: every worker is killed and respawned, and still serves.
         (data / RULES_FILE).write_text(HALF_A_FILE, encoding="utf-8")
         for pid in sorted(first):
-            _kill_and_wait_for_respawn(parent, pid, log)
+            _kill_and_wait_for_respawn(parent, pid, log, base)
         assert _workers(parent).isdisjoint(first)
         assert _versions(base) == [original] * 20
 
@@ -155,7 +162,7 @@ def test_respawned_workers_serve_the_snapshot_until_sighup(tmp_path: Path) -> No
         text = (DATA / RULES_FILE).read_text(encoding="utf-8")
         (data / RULES_FILE).write_text(text.replace("틈새 공격", "틈새 공격 (개정)"),
                                        encoding="utf-8")
-        _kill_and_wait_for_respawn(parent, min(_workers(parent)), log)
+        _kill_and_wait_for_respawn(parent, min(_workers(parent)), log, base)
         assert _versions(base) == [original] * 20
         assert _title(base, "Attack_of_Opportunity") == "틈새 공격"
 

@@ -32,7 +32,7 @@ from app.search import analysis
 from app.search.documents import Document, documents
 
 __all__ = ["ANALYSIS_VERSION", "FIELDS", "build_index", "entry_fields", "load_index",
-           "open_index", "schema"]
+           "open_index", "save_index", "schema"]
 
 log = logging.getLogger(__name__)
 
@@ -187,6 +187,19 @@ def build_index(corpus: Corpus, index_dir: Path) -> Any:
     if opened is None:
         raise RuntimeError(f"search index in {index_dir} could not be opened after building")
     return opened
+
+
+def save_index(ix: Any, corpus: Corpus, folder: Path) -> None:
+    """Write the index `ix` (held in memory, as every index this module opens is) into the new
+    folder `folder`, with its stamp and checksums: what `open_index` opens and verifies. The
+    server writes it into the data snapshot its workers start from."""
+    files: dict[str, bytes] = dict(ix.storage.files)
+    folder.mkdir(mode=0o700, parents=True)
+    sums = []
+    for name, data in sorted(files.items()):
+        (folder / name).write_bytes(data)
+        sums.append(f"{hashlib.sha256(data).hexdigest()} {name}")
+    (folder / _STAMP).write_text("\n".join([stamp(corpus), *sums]) + "\n", encoding="utf-8")
 
 
 def _build_in_memory(corpus: Corpus) -> Any:

@@ -38,7 +38,7 @@ from app.search.bm25 import FieldStats, score_terms
 from app.search.budget import DEFAULT_BUDGET, Budget
 from app.search.documents import documents
 from app.search.fuzzy import Vocabulary
-from app.search.index import FIELDS, load_index
+from app.search.index import FIELDS, load_index, save_index
 from app.search.loanwords import LoanwordTable
 from app.search.query import Plan, clean, make_plan, weighted_terms
 from app.search.rank import Reranker
@@ -148,6 +148,10 @@ class SearchIndex:
         build it there (atomically: in a private folder beside it, then renamed); in memory
         when there is no folder or it cannot be trusted or written (`index.load_index`)."""
         return cls(corpus, load_index(corpus, index_dir))
+
+    def save(self, folder: Path) -> None:
+        """Write this index into the new folder `folder` (`index.save_index`)."""
+        save_index(self._ix, self.corpus, folder)
 
     # -- public API --------------------------------------------------------------------------
 

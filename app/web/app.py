@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import os
 import signal
 import threading
 from collections.abc import AsyncIterator
@@ -34,7 +35,7 @@ from app.web.middleware import (
 )
 from app.web.routes import PREBUILT, ROUTES, add_routes
 from app.web.routing import RouteMiddleware
-from app.web.state import Library, load_library, reload_library
+from app.web.state import PREPARED_ENV, Library, load_library, load_prepared, reload_library
 from app.web.store import ResponseStore
 from app.web.templating import TEMPLATES, make_environment
 
@@ -52,13 +53,13 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
     """
     settings = settings or Settings()
     assets = Assets(STATIC)
-    urls = Urls(
-        root_path=settings.root_path.rstrip("/"),
-        public_base_url=settings.public_base_url,
-        card_url_base=settings.card_url_base,
-        static_site=static_site,
-    )
-    library = library or load_library(settings.data_dir, settings.index_dir, urls)
+    urls = app_urls(settings, static_site=static_site)
+    code_version = _code_version(assets)
+    if library is None:
+        # A worker of a multi-worker server starts from the data its supervisor prepared.
+        prepared = os.environ.get(PREPARED_ENV)
+        library = (load_prepared(Path(prepared), urls, code_version) if prepared
+                   else load_library(settings.data_dir, settings.index_dir, urls))
     urls = replace(urls, static_names=assets.names)
 
     @contextlib.asynccontextmanager
@@ -96,7 +97,7 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
     app.state.library = library
     app.state.assets = assets
     app.state.templates = make_environment(urls)
-    app.state.code_version = _code_version(assets)
+    app.state.code_version = code_version
     app.state.gate = Gate(settings.search_slots, settings.search_queue)
     app.state.page_gate = Gate(PAGE_SLOTS, PAGE_QUEUE)
     app.state.store = ResponseStore(settings.cache_mb * 1024 * 1024)
@@ -157,6 +158,18 @@ def _build_host(settings: Settings) -> str:
             return "build" + pattern[1:]
         return pattern
     return "localhost"
+
+
+def app_urls(settings: Settings, *, static_site: bool = False) -> Urls:
+    """The URL helper the app builds its pages (and the corpus its links) with."""
+    return Urls(root_path=settings.root_path.rstrip("/"),
+                public_base_url=settings.public_base_url,
+                card_url_base=settings.card_url_base, static_site=static_site)
+
+
+def code_version() -> str:
+    """The version of the templates and static files the app would serve (`_code_version`)."""
+    return _code_version(Assets(STATIC))
 
 
 def _code_version(assets: Assets) -> str:

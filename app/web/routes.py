@@ -28,7 +28,7 @@ from app.web.hosts import public_base
 from app.web.inputs import OWNED_COOKIE, known_collections, owned_of
 from app.web.responses import SafeJSONResponse
 from app.web.routing import Cache, Route, matches_a_route
-from app.web.state import Library
+from app.web.state import Library, workers_ready
 from app.web.templating import render_page
 from app.web.views import (
     ClientIndex,
@@ -342,9 +342,13 @@ async def healthz(request: Request) -> Response:
 
 
 async def readyz(request: Request) -> Response:
-    """The corpus and its index are loaded and can be served."""
+    """The corpus and its index are loaded and can be served, by this worker and (with
+    several) by every other: 503 while one is starting again or cannot start."""
     lib = _library(request)
-    return SafeJSONResponse(Ready(status="ready", version=lib.version, entries=len(lib.corpus)),
+    ready, why = workers_ready()
+    return SafeJSONResponse(Ready(status="ready" if ready else f"not ready: {why}",
+                                  version=lib.version, entries=len(lib.corpus)),
+                            status_code=200 if ready else 503,
                             headers={"cache-control": "no-store"})
 
 

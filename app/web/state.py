@@ -6,7 +6,9 @@ one assignment, so a failed reload leaves the old data serving.
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +49,40 @@ def load_library(data_dir: Path, index_dir: Path | None, urls: Urls) -> Library:
     """
     corpus = load_corpus(data_dir, urls)
     return Library(corpus=corpus, index=SearchIndex.open_or_build(corpus, index_dir))
+
+
+#: Set by the supervisor of several workers: the prepared snapshot a worker starts from.
+PREPARED_ENV = "RULES_PREPARED"
+#: Set by the supervisor: the file that says whether every worker can serve (`/readyz`).
+STATUS_ENV = "RULES_WORKER_STATUS"
+
+
+def load_prepared(folder: Path, urls: Urls, code_version: str) -> Library:
+    """The library of a snapshot the supervisor prepared (`app.web.server`): its data copy,
+    its verified index and its built answers, each checked against the data version (an index
+    or answers that do not match are made again, with one warning)."""
+    corpus = load_corpus(folder / "data", urls)
+    index = SearchIndex.open_or_build(corpus, folder / "index")
+    built = BuiltAnswers.load(folder / "built", corpus.version, code_version)
+    if built is None:
+        log.warning("the prepared answers in %s do not match the data; building them", folder)
+    return Library(corpus=corpus, index=index, built=built)
+
+
+def workers_ready() -> tuple[bool, str]:
+    """(whether every worker of this server can serve, why not); a single process is always
+    ready once it answers. The supervisor keeps the status file current."""
+    path = os.environ.get(STATUS_ENV)
+    if not path:
+        return True, ""
+    try:
+        status = json.loads(Path(path).read_text(encoding="utf-8"))
+        ready, total = int(status["ready"]), int(status["workers"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return False, "the supervisor's status is missing"
+    if ready < total:
+        return False, f"{ready} of {total} workers can serve"
+    return True, ""
 
 
 def reload_library(state: Any, data_dir: Path, index_dir: Path,
