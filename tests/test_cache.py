@@ -16,7 +16,7 @@ from app.web.state import reload_library
 from bench.load import cpu_seconds
 from bench.server import rss_kib, running_server
 from tests.conftest import DATA, LOCAL
-from tests.raw import fetch
+from tests.raw import fetch, responses
 
 
 def test_cached_pages_are_identical_and_follow_reloads(tmp_path: Path) -> None:
@@ -218,8 +218,8 @@ def test_a_burst_of_first_requests_renders_the_page_once(index_dir: Path) -> Non
     # #20 H2: 20 concurrent first requests for /search-index.json each computed it. Any
     # page's misses of one key are now computed once (single flight): 30 requests at once for
     # one new page cost far less than 30 for 30 new pages.
-    import concurrent.futures
     import itertools
+    import socket
 
     codes = ["dwl", "ptc", "tfa", "tcu", "tde", "tic", "eoe", "side", "investigator"]
     distinct = [f"owned={a}.{b}" for a, b in itertools.combinations(codes, 2)][:31]
@@ -227,10 +227,21 @@ def test_a_burst_of_first_requests_renders_the_page_once(index_dir: Path) -> Non
     with running_server(env) as (base, process):
 
         def burst(cookies: list[str]) -> tuple[float, list[str]]:
+            # Every request is sent before any answer is read: they all arrive together.
             start = cpu_seconds([process.pid])
-            with concurrent.futures.ThreadPoolExecutor(len(cookies)) as pool:
-                answers = list(pool.map(lambda c: fetch(
-                    base, "/sources/ahlcg-reference", headers={"cookie": c}), cookies))
+            sockets = [socket.create_connection(("127.0.0.1", int(base.rsplit(":", 1)[1])),
+                                                timeout=30) for _ in cookies]
+            for sock, cookie in zip(sockets, cookies, strict=True):
+                sock.sendall(f"GET /sources/ahlcg-reference HTTP/1.1\r\nHost: "
+                             f"{base.removeprefix('http://')}\r\nCookie: {cookie}\r\n"
+                             "Connection: close\r\n\r\n".encode())
+            answers = []
+            for sock in sockets:
+                with sock:
+                    received = b""
+                    while chunk := sock.recv(1 << 16):
+                        received += chunk
+                    answers.extend(responses(received))
             assert {a.status for a in answers} == {200}
             return cpu_seconds([process.pid]) - start, [a.headers["etag"] for a in answers]
 
