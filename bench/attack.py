@@ -50,6 +50,7 @@ from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 from app.settings import Settings
+from bench import attack_phases as phases
 from bench import hostile_queries
 from bench.load import cpu_seconds
 from bench.server import rss_kib, running_server, serving_pids
@@ -105,20 +106,22 @@ class _Server:
 # --- helpers --------------------------------------------------------------------------------
 
 @contextlib.contextmanager
-def _server(work: Path, name: str) -> Iterator[_Server]:
-    env = {"RULES_WORKERS": "2", "RULES_INDEX_DIR": str(work / "index")}
+def _server(work: Path, name: str, **extra: str) -> Iterator[_Server]:
+    env = {"RULES_WORKERS": "2", "RULES_INDEX_DIR": str(work / "index"),
+           "RULES_STATE_DIR": str(work / f"state-{name}"), **extra}
     log = work / f"server-{name}.log"
     with running_server(env, timeout=300, log_path=log) as (base, process):
         yield _Server(base, urlsplit(base).port or 80, process.pid, log)
 
 
-def _run_wrk(server: _Server, seconds: int, *script_args: str) -> WrkResult:
+def _run_wrk(server: _Server, seconds: int, *script_args: str,
+             connections: int = CONNECTIONS) -> WrkResult:
     """One wrk run of `bench/attack.lua`, ended early (SIGINT) when the script says "stop"."""
     wrk = shutil.which("wrk")
     if wrk is None:
         raise RuntimeError("wrk is not installed (apt-get install wrk)")
     proc = subprocess.Popen(
-        [wrk, "-t1", f"-c{CONNECTIONS}", f"-d{seconds}s", "--timeout", "10s", "-s", str(LUA),
+        [wrk, "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s", "-s", str(LUA),
          server.base, "--", *script_args],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     killer = threading.Timer(seconds + 60, proc.kill)
@@ -363,6 +366,66 @@ def _report(phase: str, title: str, rows: list[Row], summary: list[Row]) -> None
     summary += [(f"{phase}: {a}", b, c, d) for a, b, c, d in rows if d]
 
 
+# --- phases 4-6 (#20): slow readers, heavy answers busted, a reload under load ---------------
+
+def _with_probe(server: _Server, run: Callable[[], list[Row]]) -> list[Row]:
+    """The unloaded probe, then `run` (the phase, returning its own rows) under the probe, then
+    the probe's rows against the unloaded ones and the one-version check."""
+    unloaded = phases.baseline(server.port)
+    with phases.probing(server.port) as loaded:
+        rows = run()
+    return rows + phases.probe_rows(unloaded, loaded) + phases.version_rows(server.base)
+
+
+def _slow_phase(server: _Server, seconds: int) -> list[Row]:
+    def run() -> list[Row]:
+        rows: list[Row] = []
+        for count, payload, what in ((16, phases.search_burst, "120 searches (limit=50)"),
+                                     (2_000, phases.index_burst, "120 × /search-index.json")):
+            stats: dict[str, int] = {}
+            phases.slow_readers(server.port, count, payload, seconds, stats)
+            rows.append((f"{count:,} non-reading sockets pipelining {what}, {seconds} s",
+                         ", ".join(f"{k} {v:,}" for k, v in stats.items()), "", ""))
+        return rows
+    return _with_probe(server, run)
+
+
+def _heavy_phase(server: _Server, seconds: int) -> list[Row]:
+    def run() -> list[Row]:
+        result = _run_wrk(server, seconds, "heavy", str(SEED), connections=50)
+        errors = result.count(lambda s: s >= 500)
+        return [("wrk -c50: /search-index.json?z=<random>, /search-texts.json, "
+                 "/timing?z=<random>", f"{result.rps:,.0f} answers/s ({result.requests:,} in "
+                 f"{result.seconds:.1f} s), statuses {json.dumps(result.statuses)}", "", ""),
+                ("5xx answers to the attacker", f"{errors:,}", "0", _verdict(errors == 0))]
+    return _with_probe(server, run)
+
+
+def _reload_phase(server: _Server, seconds: int, data: Path) -> list[Row]:
+    def run() -> list[Row]:
+        before = serving_pids(server.pid)
+        started = time.monotonic()
+        moments = (seconds * 0.2, seconds * 0.6)
+        sender = threading.Thread(target=phases.reloads,
+                                  args=(server.pid, data, moments, started), daemon=True)
+        sender.start()
+        result = _run_wrk(server, seconds, "load", str(SEED), connections=CONNECTIONS)
+        sender.join(timeout=seconds + 60)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and (set(serving_pids(server.pid)) & set(before)):
+            time.sleep(0.5)
+        log = server.log.read_text(encoding="utf-8", errors="replace")
+        aborted = log.count("was not ready") + log.count("aborting the restart")
+        replaced = log.count("reloading: data version")
+        errors = result.count(lambda s: s >= 500)
+        return [("wrk -c20 reader mix during 2 SIGHUP reloads (index in memory)",
+                 f"{result.rps:,.0f} answers/s, statuses {json.dumps(result.statuses)}", "", ""),
+                ("reloads begun / new workers not ready in time", f"{replaced} / {aborted}",
+                 "2 / 0", _verdict(replaced == 2 and aborted == 0)),
+                ("5xx answers to the readers", f"{errors:,}", "0", _verdict(errors == 0))]
+    return _with_probe(server, run)
+
+
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.attack",
                                      description=__doc__.splitlines()[0] if __doc__ else None)
@@ -371,11 +434,17 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
                         help="cache-busting requests")
     parser.add_argument("--bust-max-seconds", type=int, default=600,
                         help="bound on the cache-busting phase")
+    parser.add_argument("--phase-seconds", type=int, default=20,
+                        help="length of each #20 phase (slow readers, heavy answers, reload)")
+    parser.add_argument("--only", choices=("issue8", "issue20"), default=None,
+                        help="run only the first three phases (#8) or the last three (#20)")
     parser.add_argument("--quick", action="store_true", help="short phases (a smoke run)")
     args = parser.parse_args(argv)
     if args.quick:
         args.flood_seconds, args.bust_requests = min(args.flood_seconds, 5), 3_000
         args.bust_max_seconds = min(args.bust_max_seconds, 60)
+        args.phase_seconds = min(args.phase_seconds, 8)
+    args.phase_seconds = max(4, min(args.phase_seconds, 120))
     args.flood_seconds = max(1, min(args.flood_seconds, 600))
     args.bust_max_seconds = max(1, min(args.bust_max_seconds, 3600))
     return args
@@ -387,29 +456,55 @@ def main(argv: list[str] | None = None) -> int:
     summary: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="rules-attack-") as tmp:
         work = Path(tmp)
-        paths = work / "flood.txt"
-        pool = _flood_paths(args.flood_seconds * POOL_RATE, SEED)
-        paths.write_text("\n".join(pool) + "\n", encoding="utf-8")
-        with _server(work, "flood") as server:
-            rows = _flood_rows(*_flood(server, args.flood_seconds, paths))
-        _report("1/3 typo flood", f"2 workers, {CONNECTIONS} attacker connections, "
-                f"{args.flood_seconds} s, {len(pool):,} unique URLs prepared, probe every "
-                f"{PROBE_INTERVAL * 1000:.0f} ms", rows + _log_rows(server.log), summary)
-        with _server(work, "bust") as server:
-            result, memory = _bust(server, args.bust_requests, args.bust_max_seconds,
-                                   warmup=500 if args.quick else 2_000)
-        _report("2/3 cache busting", f"2 workers, {CONNECTIONS} connections, "
-                f"{args.bust_requests:,} requests (≤ {args.bust_max_seconds} s), cache cap "
-                f"{cap_mib:.0f} MiB per worker, RSS sampled every 1 s",
-                _bust_rows(result, memory, cap_mib) + _log_rows(server.log), summary)
-    worst, text = _hostile(args.quick)
-    print("bench.hostile_queries:\n" + text)
-    _report("3/3 worst single query", "≤ 200 characters, in-process", _hostile_rows(worst),
-            summary)
+        if args.only != "issue20":
+            _issue8_phases(args, work, cap_mib, summary)
+        if args.only != "issue8":
+            _issue20_phases(args, work, summary)
     failed = sum(row[3] != "ok" for row in summary)
     print(_table(f"룰사전 attack summary: {len(summary) - failed} of {len(summary)} targets met"
                  + (f", {failed} **FAIL**" if failed else ""), summary))
     return 0
+
+
+def _issue8_phases(args: argparse.Namespace, work: Path, cap_mib: float,
+                   summary: list[Row]) -> None:
+    paths = work / "flood.txt"
+    pool = _flood_paths(args.flood_seconds * POOL_RATE, SEED)
+    paths.write_text("\n".join(pool) + "\n", encoding="utf-8")
+    with _server(work, "flood") as server:
+        rows = _flood_rows(*_flood(server, args.flood_seconds, paths))
+    _report("1/6 typo flood", f"2 workers, {CONNECTIONS} attacker connections, "
+            f"{args.flood_seconds} s, {len(pool):,} unique URLs prepared, probe every "
+            f"{PROBE_INTERVAL * 1000:.0f} ms", rows + _log_rows(server.log), summary)
+    with _server(work, "bust") as server:
+        result, memory = _bust(server, args.bust_requests, args.bust_max_seconds,
+                               warmup=500 if args.quick else 2_000)
+    _report("2/6 cache busting", f"2 workers, {CONNECTIONS} connections, "
+            f"{args.bust_requests:,} requests (≤ {args.bust_max_seconds} s), cache cap "
+            f"{cap_mib:.0f} MiB per worker, RSS sampled every 1 s",
+            _bust_rows(result, memory, cap_mib) + _log_rows(server.log), summary)
+    worst, text = _hostile(args.quick)
+    print("bench.hostile_queries:\n" + text)
+    _report("3/6 worst single query", "≤ 200 characters, in-process", _hostile_rows(worst),
+            summary)
+
+
+def _issue20_phases(args: argparse.Namespace, work: Path, summary: list[Row]) -> None:
+    seconds = args.phase_seconds
+    probe = (f"probe every {phases.PROBE_INTERVAL * 1000:.0f} ms: /healthz, a cached entry, "
+             f"an uncached search; unloaded for {phases.BASELINE_SECONDS:.0f} s first")
+    with _server(work, "slow") as server:
+        rows = _slow_phase(server, seconds)
+    _report("4/6 slow readers", f"2 workers; {probe}", rows + _log_rows(server.log), summary)
+    with _server(work, "heavy") as server:
+        rows = _heavy_phase(server, seconds)
+    _report("5/6 heavy answers busted", f"2 workers; {probe}", rows + _log_rows(server.log),
+            summary)
+    env = phases.reload_env(work)
+    with _server(work, "reload", **env) as server:
+        rows = _reload_phase(server, 2 * seconds, Path(env["RULES_DATA_DIR"]))
+    _report("6/6 reload under load", f"2 workers, index in memory; {probe}",
+            rows + _log_rows(server.log), summary)
 
 
 if __name__ == "__main__":
