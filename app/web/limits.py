@@ -34,3 +34,6 @@ PIPELINE_DEPTH = 4
 #: Connections beyond `RULES_MAX_CONNECTIONS` kept for `/healthz` and `/readyz`: a probe is
 #: answered while every other request would get 503.
 HEALTH_RESERVE = 16
+#: The kernel's send buffer per connection (Linux doubles it): enough for any answer at
+#: loopback and LAN speed, and a bound on the memory a client that never reads can tie up.
+SEND_BUFFER = 128 * 1024

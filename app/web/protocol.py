@@ -36,8 +36,10 @@ import contextlib
 import fcntl
 import http
 import logging
+import socket
 import struct
 import termios
+import weakref
 from typing import Any, Final, NoReturn
 
 import httptools
@@ -130,6 +132,9 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self._stalled = 0.0
         self._idle_since: float | None = None
         self._fd = -1
+        #: Every cycle of this connection not yet answered: uvicorn marks only the newest one
+        #: disconnected when the connection is lost, and the one running would write on.
+        self._cycles: weakref.WeakSet[Any] = weakref.WeakSet()
 
     # --- the connection ----------------------------------------------------------------------
 
@@ -140,6 +145,11 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self.flow = _HeldFlow(transport, self)
         sock = transport.get_extra_info("socket")
         self._fd = sock.fileno() if sock is not None else -1
+        if sock is not None:
+            # The kernel keeps at most this much of the answers for a client (about twice it):
+            # left to autotuning it grew to megabytes per non-reading connection.
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, limits.SEND_BUFFER)
         self._idle_since = self.loop.time()
         self._arm_head_timer()
         if self._max_connections and len(self.connections) > self._max_connections:
@@ -155,6 +165,10 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             _events.log(logging.INFO, "closed mid-answer",
                         "%sclient closed the connection before its answer was sent",
                         self._client_prefix())
+        for cycle in list(self._cycles):
+            if not cycle.response_complete:
+                cycle.disconnected = True
+                cycle.message_event.set()
         super().connection_lost(exc)
 
     def holding(self) -> bool:
@@ -287,6 +301,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         finally:
             self.app = self._app
         cycle = self.cycle
+        self._cycles.add(cycle)
         answer = cycle.send
 
         async def send(message: Any) -> None:
