@@ -14,7 +14,7 @@ from app.settings import describe
 from app.web.app import create_app
 
 try:
-    app = create_app()
+    app = create_app(settle=True)
 except DataError as exc:
     print(f"룰사전: cannot start: {exc}", file=sys.stderr)
     raise SystemExit(1) from None

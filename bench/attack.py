@@ -53,7 +53,7 @@ from app.settings import Settings
 from bench import attack_phases as phases
 from bench import hostile_queries
 from bench.load import cpu_seconds
-from bench.server import rss_kib, running_server, serving_pids
+from bench.server import ROOT, rss_kib, running_server, serving_pids
 
 LUA = Path(__file__).with_name("attack.lua")
 SEED = 20261201
@@ -106,17 +106,18 @@ class _Server:
 # --- helpers --------------------------------------------------------------------------------
 
 @contextlib.contextmanager
-def _server(work: Path, name: str, **extra: str) -> Iterator[_Server]:
+def _server(work: Path, name: str, code: Path = ROOT, **extra: str) -> Iterator[_Server]:
     env = {"RULES_WORKERS": "2", "RULES_INDEX_DIR": str(work / "index"),
            "RULES_STATE_DIR": str(work / f"state-{name}"), **extra}
     log = work / f"server-{name}.log"
-    with running_server(env, timeout=300, log_path=log) as (base, process):
+    with running_server(env, timeout=300, log_path=log, cwd=code) as (base, process):
         yield _Server(base, urlsplit(base).port or 80, process.pid, log)
 
 
 def _run_wrk(server: _Server, seconds: int, *script_args: str,
-             connections: int = CONNECTIONS) -> WrkResult:
-    """One wrk run of `bench/attack.lua`, ended early (SIGINT) when the script says "stop"."""
+             connections: int = CONNECTIONS, stop: threading.Event | None = None) -> WrkResult:
+    """One wrk run of `bench/attack.lua`, ended early (SIGINT) when the script says "stop"
+    or `stop` is set."""
     wrk = shutil.which("wrk")
     if wrk is None:
         raise RuntimeError("wrk is not installed (apt-get install wrk)")
@@ -126,6 +127,15 @@ def _run_wrk(server: _Server, seconds: int, *script_args: str,
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     killer = threading.Timer(seconds + 60, proc.kill)
     killer.start()
+
+    def interrupt() -> None:
+        if stop is not None and not stop.wait(seconds + 60):
+            return
+        with contextlib.suppress(ProcessLookupError):
+            proc.send_signal(signal.SIGINT)
+
+    if stop is not None:
+        threading.Thread(target=interrupt, daemon=True).start()
     try:
         assert proc.stdout is not None
         lines = []
@@ -368,62 +378,83 @@ def _report(phase: str, title: str, rows: list[Row], summary: list[Row]) -> None
 
 # --- phases 4-6 (#20): slow readers, heavy answers busted, a reload under load ---------------
 
-def _with_probe(server: _Server, run: Callable[[], list[Row]]) -> list[Row]:
-    """The unloaded probe, then `run` (the phase, returning its own rows) under the probe, then
-    the probe's rows against the unloaded ones and the one-version check."""
-    unloaded = phases.baseline(server.port)
-    with phases.probing(server.port) as loaded:
-        rows = run()
-    return rows + phases.probe_rows(unloaded, loaded) + phases.version_rows(server.base)
-
-
 def _slow_phase(server: _Server, seconds: int) -> list[Row]:
-    def run() -> list[Row]:
-        rows: list[Row] = []
-        for count, payload, what in ((16, phases.search_burst, "120 searches (limit=50)"),
-                                     (2_000, phases.index_burst, "120 × /search-index.json")):
-            stats: dict[str, int] = {}
-            phases.slow_readers(server.port, count, payload, seconds, stats)
-            rows.append((f"{count:,} non-reading sockets pipelining {what}, {seconds} s",
-                         ", ".join(f"{k} {v:,}" for k, v in stats.items()), "", ""))
-        return rows
-    return _with_probe(server, run)
+    """16 non-reading sockets pipelining searches, then 2,000 pipelining the biggest answer,
+    each part with its own probe window against the same unloaded probe."""
+    unloaded = phases.baseline(server.port)
+    rows: list[Row] = []
+    for count, payload, what in ((16, "search", "120 searches (limit=50)"),
+                                 (2_000, "index", "120 × /search-index.json")):
+        part = f"{count:,} sockets"
+        workers = serving_pids(server.pid)
+        with phases.spending(lambda: serving_pids(server.pid)) as spend, \
+                phases.probing(server.port) as loaded:
+            stats = phases.slow_readers(server.port, count, payload, seconds)
+        rows.append((f"{count:,} non-reading sockets (SO_RCVBUF 4096) pipelining {what}, "
+                     f"{seconds} s", ", ".join(f"{k} {v:,}" for k, v in stats.items()), "", ""))
+        rows += spend.rows(part, seconds)
+        rows += phases.probe_rows(unloaded, loaded, part)
+        if serving_pids(server.pid) != workers:
+            rows.append((f"{part}: worker processes", "changed (a worker restarted)", "stable",
+                         "**FAIL**"))
+    return rows + phases.version_rows(server.port, serving_pids(server.pid))
 
 
 def _heavy_phase(server: _Server, seconds: int) -> list[Row]:
-    def run() -> list[Row]:
+    unloaded = phases.baseline(server.port)
+    with phases.spending(lambda: serving_pids(server.pid)) as spend, \
+            phases.probing(server.port) as loaded:
         result = _run_wrk(server, seconds, "heavy", str(SEED), connections=50)
-        errors = result.count(lambda s: s >= 500)
-        return [("wrk -c50: /search-index.json?z=<random>, /search-texts.json, "
-                 "/timing?z=<random>", f"{result.rps:,.0f} answers/s ({result.requests:,} in "
-                 f"{result.seconds:.1f} s), statuses {json.dumps(result.statuses)}", "", ""),
-                ("5xx answers to the attacker", f"{errors:,}", "0", _verdict(errors == 0))]
-    return _with_probe(server, run)
+    errors = result.count(lambda s: s >= 500)
+    rows = [("wrk -c50: /search-index.json?z=<random>, /search-texts.json, /timing?z=<random>",
+             f"{result.rps:,.0f} answers/s ({result.requests:,} in {result.seconds:.1f} s), "
+             f"statuses {json.dumps(result.statuses)}", "", ""),
+            ("5xx answers to the attacker", f"{errors:,}", "0", _verdict(errors == 0))]
+    rows += spend.rows("wrk -c50", seconds)
+    return (rows + phases.probe_rows(unloaded, loaded)
+            + phases.version_rows(server.port, serving_pids(server.pid)))
 
 
-def _reload_phase(server: _Server, seconds: int, data: Path) -> list[Row]:
-    def run() -> list[Row]:
-        before = serving_pids(server.pid)
-        started = time.monotonic()
-        moments = (seconds * 0.2, seconds * 0.6)
-        sender = threading.Thread(target=phases.reloads,
-                                  args=(server.pid, data, moments, started), daemon=True)
+RELOADS = 2
+
+
+def _reload_phase(server: _Server, seconds: int, data: Path, source: Path) -> list[Row]:
+    """wrk -c20 readers for at least `seconds`, and until `RELOADS` SIGHUP reloads (each
+    `seconds / 4` after the previous one ended) have ended."""
+    unloaded = phases.baseline(server.port)
+    moments: list[tuple[float, float]] = []
+    begun = phases.count_lines(server.log, phases.RELOAD_BEGUN)
+    with phases.spending(lambda: serving_pids(server.pid)) as spend, \
+            phases.probing(server.port) as loaded:
+        sender = threading.Thread(target=phases.reloads, args=(
+            server.pid, data, source, server.log, RELOADS, seconds / 4, threading.Event(),
+            moments), daemon=True)
         sender.start()
-        result = _run_wrk(server, seconds, "load", str(SEED), connections=CONNECTIONS)
-        sender.join(timeout=seconds + 60)
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and (set(serving_pids(server.pid)) & set(before)):
-            time.sleep(0.5)
-        log = server.log.read_text(encoding="utf-8", errors="replace")
-        aborted = log.count("was not ready") + log.count("aborting the restart")
-        replaced = log.count("reloading: data version")
-        errors = result.count(lambda s: s >= 500)
-        return [("wrk -c20 reader mix during 2 SIGHUP reloads (index in memory)",
-                 f"{result.rps:,.0f} answers/s, statuses {json.dumps(result.statuses)}", "", ""),
-                ("reloads begun / new workers not ready in time", f"{replaced} / {aborted}",
-                 "2 / 0", _verdict(replaced == 2 and aborted == 0)),
-                ("5xx answers to the readers", f"{errors:,}", "0", _verdict(errors == 0))]
-    return _with_probe(server, run)
+        ended = threading.Event()
+
+        def stopper() -> None:
+            sender.join(timeout=RELOADS * 130 + seconds)
+            time.sleep(seconds / 4)
+            ended.set()
+
+        threading.Thread(target=stopper, daemon=True).start()
+        result = _run_wrk(server, RELOADS * 130 + 2 * seconds, "load", str(SEED),
+                          connections=CONNECTIONS, stop=ended)
+    begun = phases.count_lines(server.log, phases.RELOAD_BEGUN) - begun
+    done = phases.count_lines(server.log, phases.RELOAD_DONE)
+    failed = phases.count_lines(server.log, phases.RELOAD_FAILED)
+    errors = result.count(lambda s: s >= 500)
+    timeline = ", ".join(f"{a:.0f}→{b:.0f} s" for a, b in moments)
+    rows = [(f"wrk -c{CONNECTIONS} reader mix during {RELOADS} SIGHUP reloads (index in memory)",
+             f"{result.rps:,.0f} answers/s over {result.seconds:.0f} s, statuses "
+             f"{json.dumps(result.statuses)}", "", ""),
+            ("reloads sent / completed / failed (sent → ended)",
+             f"{begun} / {done} / {failed} ({timeline})", f"{RELOADS} / {RELOADS} / 0",
+             _verdict(begun == RELOADS and done == RELOADS and failed == 0)),
+            ("5xx answers to the readers", f"{errors:,}", "0", _verdict(errors == 0))]
+    rows += spend.rows("reloads", result.seconds)
+    return (rows + phases.probe_rows(unloaded, loaded)
+            + phases.version_rows(server.port, serving_pids(server.pid)))
 
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
@@ -436,8 +467,12 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
                         help="bound on the cache-busting phase")
     parser.add_argument("--phase-seconds", type=int, default=20,
                         help="length of each #20 phase (slow readers, heavy answers, reload)")
-    parser.add_argument("--only", choices=("issue8", "issue20"), default=None,
-                        help="run only the first three phases (#8) or the last three (#20)")
+    parser.add_argument("--only", choices=("issue8", "issue20", *ISSUE20), default=None,
+                        help="run only the first three phases (#8), the last three (#20), or "
+                        "one of the last three")
+    parser.add_argument("--before", metavar="REVISION", default=None,
+                        help="also run the #20 phases on the code at REVISION (a temporary git "
+                        "worktree), first, e.g. 7d0f4d0 (the code #20 was filed against)")
     parser.add_argument("--quick", action="store_true", help="short phases (a smoke run)")
     args = parser.parse_args(argv)
     if args.quick:
@@ -456,9 +491,12 @@ def main(argv: list[str] | None = None) -> int:
     summary: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="rules-attack-") as tmp:
         work = Path(tmp)
-        if args.only != "issue20":
+        if args.only in (None, "issue8"):
             _issue8_phases(args, work, cap_mib, summary)
         if args.only != "issue8":
+            if args.before:
+                with _worktree(args.before) as old:
+                    _issue20_phases(args, work, summary, old, f"before, {args.before}")
             _issue20_phases(args, work, summary)
     failed = sum(row[3] != "ok" for row in summary)
     print(_table(f"룰사전 attack summary: {len(summary) - failed} of {len(summary)} targets met"
@@ -489,22 +527,50 @@ def _issue8_phases(args: argparse.Namespace, work: Path, cap_mib: float,
             summary)
 
 
-def _issue20_phases(args: argparse.Namespace, work: Path, summary: list[Row]) -> None:
+ISSUE20 = ("slow", "heavy", "reload")
+
+
+def _issue20_phases(args: argparse.Namespace, work: Path, summary: list[Row],
+                    code: Path = ROOT, label: str = "") -> None:
     seconds = args.phase_seconds
+    chosen = ISSUE20 if args.only in (None, "issue20") else (args.only,)
     probe = (f"probe every {phases.PROBE_INTERVAL * 1000:.0f} ms: /healthz, a cached entry, "
-             f"an uncached search; unloaded for {phases.BASELINE_SECONDS:.0f} s first")
-    with _server(work, "slow") as server:
-        rows = _slow_phase(server, seconds)
-    _report("4/6 slow readers", f"2 workers; {probe}", rows + _log_rows(server.log), summary)
-    with _server(work, "heavy") as server:
-        rows = _heavy_phase(server, seconds)
-    _report("5/6 heavy answers busted", f"2 workers; {probe}", rows + _log_rows(server.log),
-            summary)
-    env = phases.reload_env(work)
-    with _server(work, "reload", **env) as server:
-        rows = _reload_phase(server, 2 * seconds, Path(env["RULES_DATA_DIR"]))
-    _report("6/6 reload under load", f"2 workers, index in memory; {probe}",
-            rows + _log_rows(server.log), summary)
+             f"an uncached search, each over a kept and a new connection in turn; unloaded for "
+             f"{phases.BASELINE_SECONDS:.0f} s first")
+    tag = f"{label}-" if label else ""
+    title = f" ({label})" if label else ""
+    if "slow" in chosen:
+        with _server(work, f"{tag}slow", code) as server:
+            rows = _slow_phase(server, seconds)
+        _report(f"4/6 slow readers{title}", f"2 workers; {probe}", rows + _log_rows(server.log),
+                summary)
+    if "heavy" in chosen:
+        with _server(work, f"{tag}heavy", code) as server:
+            rows = _heavy_phase(server, seconds)
+        _report(f"5/6 heavy answers busted{title}", f"2 workers; {probe}",
+                rows + _log_rows(server.log), summary)
+    if "reload" in chosen:
+        folder = work / f"{tag}reload"
+        folder.mkdir()
+        env = phases.reload_env(folder, code / "data")
+        with _server(work, f"{tag}reload", code, **env) as server:
+            rows = _reload_phase(server, 2 * seconds, Path(env["RULES_DATA_DIR"]), code / "data")
+        _report(f"6/6 reload under load{title}", f"2 workers, index in memory; {probe}",
+                rows + _log_rows(server.log), summary)
+
+
+@contextlib.contextmanager
+def _worktree(revision: str) -> Iterator[Path]:
+    """The code at `revision`, checked out in a temporary git worktree."""
+    folder = Path(tempfile.mkdtemp(prefix="attack-before-")) / "tree"
+    subprocess.run(["git", "worktree", "add", "-q", "--detach", str(folder), revision],
+                   cwd=ROOT, check=True)
+    try:
+        yield folder
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(folder)], cwd=ROOT,
+                       check=False)
+        shutil.rmtree(folder.parent, ignore_errors=True)
 
 
 if __name__ == "__main__":

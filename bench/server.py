@@ -38,9 +38,11 @@ def serve_command(port: int) -> list[str]:
 def running_server(
     env: dict[str, str], *, command: Callable[[int], list[str]] = serve_command,
     ready_path: str = "/readyz", timeout: float = 60.0, log_path: Path | None = None,
+    cwd: Path = ROOT,
 ) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """Run `command(port)` on a free loopback port; yield its base URL and process once
-    `ready_path` answers 200, and stop it afterwards. Its output goes to `log_path` if given."""
+    """Run `command(port)` in `cwd` (the code it runs: `python -m app` imports from there) on
+    a free loopback port; yield its base URL and process once `ready_path` answers 200, and
+    stop it afterwards. Its output goes to `log_path` if given."""
     port = free_port()
     full_env = {**os.environ, "RULES_HOST": "127.0.0.1", "RULES_PORT": str(port), **env}
     base = f"http://127.0.0.1:{port}"
@@ -49,7 +51,7 @@ def running_server(
     with tempfile.TemporaryDirectory(prefix="server-") as scratch, (
         log_path or Path(scratch) / "server.log"
     ).open("w+", encoding="utf-8") as log:
-        process = subprocess.Popen(command(port), cwd=ROOT, env=full_env, stdout=log,
+        process = subprocess.Popen(command(port), cwd=cwd, env=full_env, stdout=log,
                                    stderr=subprocess.STDOUT, text=True)
         try:
             _wait_until_ready(base + ready_path, process, log, timeout)

@@ -294,7 +294,12 @@ def test_a_client_that_never_reads_its_answers_is_cut_off(server: _Server) -> No
     count = 40
     sock = _non_reader(server, _get(server, "/search-index.json") * count)
     with sock:
-        time.sleep(limits.WRITE_TIMEOUT + _WRITE_CHECK_SLACK)
+        client = sock.getsockname()[1]
+        assert _server_side_queue(server.port, client) > 0
+        time.sleep(limits.WRITE_TIMEOUT * (1 + limits.WRITE_TIMEOUT_SPREAD) + _WRITE_CHECK_SLACK)
+        # Reset, not closed: a close would leave the unsent answers queued in the kernel
+        # (FIN_WAIT1, for minutes) and the client none the wiser.
+        assert _server_side_queue(server.port, client) is None, "the kernel still holds it"
         received, ended = _drain(sock, 5)
     assert ended, "the connection is still open"
     assert received < count * answer // 4, f"{received} bytes of {count * answer} sent"
@@ -302,6 +307,17 @@ def test_a_client_that_never_reads_its_answers_is_cut_off(server: _Server) -> No
 
 
 _WRITE_CHECK_SLACK = 4.0
+
+
+def _server_side_queue(port: int, client: int) -> int | None:
+    """Bytes queued in the kernel for the server's end of the connection from `client`, or
+    None when the kernel holds no such socket (in any state)."""
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        cells = line.split()
+        local, remote = cells[1].rsplit(":", 1)[1], cells[2].rsplit(":", 1)[1]
+        if (int(local, 16), int(remote, 16)) == (port, client):
+            return int(cells[4].split(":")[0], 16)
+    return None
 
 
 def urllib_get(server: _Server, target: str) -> bytes:

@@ -28,6 +28,11 @@ BODY_TIMEOUT = 10.0
 #: queued requests and their memory after this long.
 WRITE_TIMEOUT = 5.0
 MIN_WRITE_RATE = 256
+#: Each connection's write timeout is drawn from `WRITE_TIMEOUT` × [1, 1 + this]: a crowd of
+#: non-readers that connected at one instant is then let go over seconds, not at one instant
+#: (when all would connect again at once, and every new connection, a player's too, would wait
+#: behind the whole crowd in the listen queue).
+WRITE_TIMEOUT_SPREAD = 1.0
 #: Requests parsed ahead of the one being answered on a connection (HTTP/1.1 pipelining; no
 #: browser pipelines). Further bytes wait unparsed and the socket is not read meanwhile.
 PIPELINE_DEPTH = 4

@@ -16,12 +16,17 @@ the app sees a request (`app.web.limits`):
 * **writes**: an answer whose bytes (in the transport's buffer and the kernel's send queue)
   make no progress for `WRITE_TIMEOUT` seconds ends the connection (aborted: a graceful close
   would wait for the client forever);
+  with a reset (a plain close would leave the unsent bytes queued in the kernel, and the client
+  none the wiser, for minutes);
 * **pipelining**: at most `PIPELINE_DEPTH` requests are parsed ahead of the one being answered,
-  and none while an earlier answer is still unsent; the rest of the bytes wait unparsed, and the
-  socket is not read meanwhile;
-* **connections**: past `RULES_MAX_CONNECTIONS`, the connection stalled or idle the longest
-  is closed to make room, requests get 503 only when none is, and `/healthz` and `/readyz`
-  have `HEALTH_RESERVE` connections of their own beyond the bound;
+  and none while an earlier answer is still in the process; a pipelined request is computed
+  only once the client has taken every earlier answer (the kernel's send queue is empty), so a
+  client that never reads costs one answer's computation per connection, not one per request
+  it sent; the rest of the bytes wait unparsed, and the socket is not read meanwhile;
+* **connections**: past `RULES_MAX_CONNECTIONS`, the connections that have waited on their
+  client the longest (idle, or not reading an answer) are closed to make room, a few at a
+  time; requests get 503 only when every connection is being answered, and `/healthz` and
+  `/readyz` have `HEALTH_RESERVE` connections of their own beyond the bound;
 * **errors**: an answer already due on the connection (a valid request pipelined before a bad
   one) is sent before the error; a client that went away mid-answer is one line in the log
   (throttled, like every line a client can cause), not a traceback.
@@ -34,8 +39,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import heapq
 import http
 import logging
+import random
 import socket
 import struct
 import termios
@@ -66,10 +73,20 @@ _PIPELINED_SLICE: Final = 64
 _HEAD_ALLOWANCE: Final = 2 * _SLICE
 #: How often a connection with unsent bytes is looked at.
 _WRITE_CHECK: Final = 1.0
+#: First wait before looking again whether the client took its answers, so that a pipelined
+#: request can start (quadrupled each time, up to `_LAST_POLL`; then the write watch looks, once
+#: a second): on a LAN the queue empties within a millisecond or two.
+_FIRST_POLL: Final = 0.002
+_LAST_POLL: Final = 0.128
+#: Past the connection bound, this share of the bound is closed at once (the ones that waited
+#: longest): one look over the connections serves many new ones.
+_EVICT_SHARE: Final = 64
 _VERSIONS: Final = ("1.0", "1.1")
 _PROBES: Final = (b"/healthz", b"/readyz")
 _SECURITY: Final = b"".join(f"{k}: {v}\r\n".encode() for k, v in SECURITY_HEADERS.items())
 _TIOCOUTQ: Final = getattr(termios, "TIOCOUTQ", None)
+#: SO_LINGER on, 0 s: close() resets the connection and drops what the kernel holds for it.
+_RESET: Final = struct.pack("ii", 1, 0)
 
 _events = Throttled(logging.getLogger("uvicorn.error"))
 
@@ -84,10 +101,13 @@ class _HeldFlow(FlowControl):
 
     def __init__(self, transport: asyncio.Transport, protocol: BoundedHttpToolsProtocol) -> None:
         super().__init__(transport)
-        self._protocol = protocol
+        # Weak: a reference cycle per connection would leave its garbage to the cyclic
+        # collector, whose passes over a worker's heap are what delay everyone.
+        self._protocol = weakref.ref(protocol)
 
     def resume_reading(self) -> None:
-        if not self._protocol.holding():
+        protocol = self._protocol()
+        if protocol is None or not protocol.holding():
             super().resume_reading()
 
 
@@ -100,6 +120,14 @@ async def _busy(scope: Any, receive: Any, send: Any) -> None:
         (b"cache-control", b"no-store"), (b"connection", b"close"),
         *((k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items())]})
     await send({"type": "http.response.body", "body": body})
+
+
+def _eviction_order(protocol: BoundedHttpToolsProtocol) -> float:
+    """Smaller goes first: the time since which a connection waits on its client, as if a
+    minute earlier while it holds an answer the client has not taken (its write watch runs):
+    a connection that does not read goes before an idle keep-alive one, whose owner reads."""
+    since = protocol._waiting_since or 0.0
+    return since - 60.0 if protocol._write_timer is not None else since
 
 
 class BoundedHttpToolsProtocol(HttpToolsProtocol):
@@ -130,8 +158,20 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self._write_timer: asyncio.TimerHandle | None = None
         self._unsent_then = 0
         self._stalled = 0.0
-        self._idle_since: float | None = None
+        self._write_timeout = limits.WRITE_TIMEOUT * (
+            1 + limits.WRITE_TIMEOUT_SPREAD * random.random())
+        #: Since when the connection has waited on its client (for a request, or to take an
+        #: answer); None while the app works on one of its requests. The oldest go first
+        #: past the connection bound.
+        self._waiting_since: float | None = None
+        #: A pipelined request waits for the client to take the earlier answers.
+        self._next_timer: asyncio.TimerHandle | None = None
+        self._next_delay = _FIRST_POLL
+        self._deferred = False
+        self._sock: Any = None
         self._fd = -1
+        #: This side ended the connection (a write timeout, or room for another).
+        self._closed_here = False
         #: Every cycle of this connection not yet answered: uvicorn marks only the newest one
         #: disconnected when the connection is lost, and the one running would write on.
         self._cycles: weakref.WeakSet[Any] = weakref.WeakSet()
@@ -143,32 +183,37 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
     ) -> None:
         super().connection_made(transport)
         self.flow = _HeldFlow(transport, self)
-        sock = transport.get_extra_info("socket")
+        sock = self._sock = transport.get_extra_info("socket")
         self._fd = sock.fileno() if sock is not None else -1
         if sock is not None:
             # The kernel keeps at most this much of the answers for a client (about twice it):
             # left to autotuning it grew to megabytes per non-reading connection.
             with contextlib.suppress(OSError):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, limits.SEND_BUFFER)
-        self._idle_since = self.loop.time()
+        self._waiting_since = self.loop.time()
         self._arm_head_timer()
         if self._max_connections and len(self.connections) > self._max_connections:
             self._make_room()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_head_timer()
-        if self._write_timer is not None:
-            self._write_timer.cancel()
-            self._write_timer = None
+        for timer in (self._write_timer, self._next_timer):
+            if timer is not None:
+                timer.cancel()
+        self._write_timer = self._next_timer = None
         self._held.clear()
-        if self.cycle is not None and not self.cycle.response_complete:
+        if (self.cycle is not None and not self.cycle.response_complete
+                and not self._closed_here):
             _events.log(logging.INFO, "closed mid-answer",
                         "%sclient closed the connection before its answer was sent",
                         self._client_prefix())
         for cycle in list(self._cycles):
+            cycle.__dict__.pop("send", None)  # our wrapper (a reference cycle)
             if not cycle.response_complete:
                 cycle.disconnected = True
                 cycle.message_event.set()
+        # Requests never started hold `on_response_complete`, a reference back to this.
+        self.pipeline.clear()
         super().connection_lost(exc)
 
     def holding(self) -> bool:
@@ -176,38 +221,46 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         return bool(self._held)
 
     def _make_room(self) -> None:
-        """Past the connection bound: close the connection stalled (not reading its answers)
-        or idle (between requests, or silent) the longest; if none is, this one may only ask
-        for a probe until others end."""
-        now = self.loop.time()
-
-        def rank(other: BoundedHttpToolsProtocol) -> tuple[int, float] | None:
-            if other is self or other.transport.is_closing():
-                return None
-            if other._stalled > 0:
-                return (2, other._stalled)
-            if other._idle_since is not None:
-                return (1, now - other._idle_since)
-            return None
-
-        ranked = [(r, other) for other in self.connections
-                  if isinstance(other, BoundedHttpToolsProtocol) and (r := rank(other)) is not None]
+        """Past the connection bound: close the connections that have waited on their client
+        the longest (a share of the bound at once); if every one is being answered, this one
+        may only ask for a probe until others end."""
         bound = self._max_connections or 0
-        if ranked:
-            victim: BoundedHttpToolsProtocol = max(ranked, key=lambda item: item[0])[1]
+        candidates = [other for other in self.connections
+                      if isinstance(other, BoundedHttpToolsProtocol) and other is not self
+                      and other._waiting_since is not None]
+        victims = heapq.nsmallest(max(1, len(self.connections) - bound, bound // _EVICT_SHARE),
+                                  candidates, key=_eviction_order)
+        if victims:
             _events.log(logging.WARNING, "connection bound",
-                        "%s%d connections: closed the one stalled or idle the longest",
-                        victim._client_prefix(), len(self.connections))
-            victim.transport.abort()
+                        "%d connections: closed the %d that waited on their client the longest "
+                        "(%.1f s and less)", len(self.connections), len(victims),
+                        self.loop.time() - (victims[0]._waiting_since or 0.0))
+            for victim in victims:
+                victim._close_now()
         elif len(self.connections) > bound + limits.HEALTH_RESERVE:
             _events.log(logging.WARNING, "connection bound",
-                        "%s%d connections, none idle: new connection closed",
+                        "%s%d connections, every one being answered: new connection closed",
                         self._client_prefix(), len(self.connections))
-            self.transport.abort()
+            self._close_now()
+
+    def _close_now(self) -> None:
+        """End the connection at once; with a reset if the client has bytes it did not take,
+        so that the kernel drops them (and the client learns it) instead of keeping them for
+        a client that does not read."""
+        if self.transport.is_closing():
+            return
+        self._closed_here = True
+        if self._sock is not None and self._unsent() > 0:
+            with contextlib.suppress(OSError):
+                self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, _RESET)
+        self.transport.abort()
+        # Counted out now, not when uvicorn hears of it on a later loop turn: the bound is
+        # checked again before then.
+        self.connections.discard(self)
 
     def _over_capacity(self) -> bool:
         bound = self._max_connections or 0
-        return bound > 0 and (len(self.connections) > bound or len(self.tasks) >= bound)
+        return bound > 0 and len(self.connections) > bound
 
     # --- reading and parsing -----------------------------------------------------------------
 
@@ -269,7 +322,6 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
     def on_message_begin(self) -> None:
         super().on_message_begin()
         self._in_head = True
-        self._idle_since = None
         self._head_bytes = self._header_bytes = self._header_count = 0
 
     def on_url(self, url: bytes) -> None:
@@ -310,6 +362,9 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             if self.transport.is_closing():
                 cycle.disconnected = True
             await answer(message)
+            if cycle.response_complete or cycle.disconnected:
+                # Done with: this wrapper refers to the cycle (a reference cycle).
+                cycle.__dict__.pop("send", None)
 
         cycle.send = send  # type: ignore[method-assign]
 
@@ -317,6 +372,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         # A queued pipelined request already has its head; only an empty pipeline means the
         # connection now waits for (the rest of) a new head.
         awaiting_head = not self.pipeline
+        self._waiting_since = self.loop.time()
         super().on_response_complete()
         if self.transport.is_closing():
             return
@@ -325,9 +381,36 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             self._send_error(self._pending_error)
             return
         if awaiting_head:
-            self._idle_since = self.loop.time()
             self._arm_head_timer()
         self._feed()
+
+    def _start_asgi_task(self, cycle: Any, app: Any) -> None:
+        # Every request starts here (uvicorn's own path for the first one on a connection and
+        # for each pipelined one): a request behind answers the client has not taken yet waits
+        # for them to be taken, at the front of the pipeline.
+        if self._unsent() > 0:
+            self.pipeline.append((cycle, app))
+            self._deferred = True
+            self.flow.pause_reading()
+            self._poll_next()
+            return
+        self._next_delay = _FIRST_POLL
+        self._waiting_since = None
+        super()._start_asgi_task(cycle, app)
+
+    def _poll_next(self) -> None:
+        self._watch_writes()
+        if (self._next_timer is None and self._next_delay <= _LAST_POLL
+                and not self.transport.is_closing()):
+            self._next_timer = self.loop.call_later(self._next_delay, self._next_due)
+            self._next_delay *= 4
+
+    def _next_due(self) -> None:
+        self._next_timer = None
+        if self._deferred and self.pipeline and not self.transport.is_closing():
+            self._deferred = False
+            cycle, app = self.pipeline.pop()
+            self._start_asgi_task(cycle, app)
 
     def _reject(self, status: int) -> NoReturn:
         self._rejection = status
@@ -372,17 +455,20 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         unsent = self._unsent()
         if unsent == 0:
             self._stalled = 0.0
+            self._next_due()
             self._feed()
             return
         if self._unsent_then - unsent >= limits.MIN_WRITE_RATE * _WRITE_CHECK:
             self._stalled = 0.0
+            if self._waiting_since is not None:
+                self._waiting_since = self.loop.time()  # a slow reader, but a reader
         else:
             self._stalled += _WRITE_CHECK
-        if self._stalled >= limits.WRITE_TIMEOUT:
+        if self._stalled >= self._write_timeout:
             _events.log(logging.WARNING, "write timeout",
                         "%sanswer not read for %.0f s (%d bytes unsent); connection closed",
-                        self._client_prefix(), limits.WRITE_TIMEOUT, unsent)
-            self.transport.abort()
+                        self._client_prefix(), self._stalled, unsent)
+            self._close_now()
             return
         self._unsent_then = unsent
         self._write_timer = self.loop.call_later(_WRITE_CHECK, self._check_writes)

@@ -89,7 +89,7 @@ def serve(settings: Settings) -> int:
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
     if settings.workers == 1:
         try:
-            app = create_app(settings)
+            app = create_app(settings, settle=True)
         except DataError as exc:
             print(f"룰사전: cannot start: {exc}", file=sys.stderr)
             return 1
