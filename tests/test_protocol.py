@@ -295,7 +295,10 @@ def test_a_client_that_never_reads_its_answers_is_cut_off(server: _Server) -> No
     sock = _non_reader(server, _get(server, "/search-index.json") * count)
     with sock:
         client = sock.getsockname()[1]
-        assert _server_side_queue(server.port, client) > 0
+        deadline = time.monotonic() + 10
+        while (_server_side_queue(server.port, client) or 0) == 0 < deadline - time.monotonic():
+            time.sleep(0.1)
+        assert (_server_side_queue(server.port, client) or 0) > 0, "nothing queued for it"
         time.sleep(limits.WRITE_TIMEOUT * (1 + limits.WRITE_TIMEOUT_SPREAD) + _WRITE_CHECK_SLACK)
         # Reset, not closed: a close would leave the unsent answers queued in the kernel
         # (FIN_WAIT1, for minutes) and the client none the wiser.

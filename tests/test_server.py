@@ -15,6 +15,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -312,3 +313,40 @@ def _readyz_status(base: str) -> int:
         return int(error.code)
     except OSError:
         return 0
+
+
+def _failed_starts(log: Path) -> int:
+    """Workers that died or failed at start-up so far, by the supervisor's lines."""
+    return len(_log_lines(log, "failed at start-up")) + len(_log_lines(log, " died; "))
+
+
+def test_a_worker_failing_at_start_up_is_not_restarted_in_a_hot_loop(tmp_path: Path) -> None:
+    # #20: a worker that failed at start-up was started again on every round of the
+    # supervisor's loop, as fast as it could fail (each start a full import of the app).
+    _, env = _data_env(tmp_path)
+    log = tmp_path / "server.log"
+    with _server(env, log) as (base, process):
+        parent = process.pid
+        _wait_for_all_workers(parent, log)
+        original = _version(base)
+        # The prepared copy damaged in place, its size unchanged (so it looks intact): every
+        # worker started from it fails while loading.
+        (prepared,) = Path(env["RULES_STATE_DIR"]).glob("snapshot-*")
+        rules = prepared / "data" / RULES_FILE
+        text = rules.read_bytes()
+        rules.write_bytes(b"x" + text[1:])
+        os.kill(min(_workers(parent)), signal.SIGKILL)
+        assert wait_for(lambda: _failed_starts(log) >= 1, 30)
+        time.sleep(16)
+        failed = _failed_starts(log)
+        # The other worker serves meanwhile, and /readyz says one cannot.
+        assert _readyz_status(base) == 503
+        assert process.poll() is None
+        assert _title(base, "Attack_of_Opportunity")
+        rules.write_bytes(text)  # repaired: the next start after the pause serves again
+        assert wait_for(lambda: _readyz_status(base) == 200, 90)
+        assert _versions(base) == [original] * 20
+    lines = _log_lines(log, "failed at start-up")
+    # Back-off doubling from 1 s: 5-6 failed starts in those 16 s here; without it, 14.
+    assert failed <= 8, f"{failed} failed worker starts in 16 s: a hot loop"
+    assert lines and all("the next one starts in" in line for line in lines), lines

@@ -24,6 +24,7 @@ from app.settings import Settings
 from app.urls import Urls
 from app.web.admission import PAGE_QUEUE, PAGE_SLOTS, AdmissionMiddleware, Gate
 from app.web.assets import Assets
+from app.web.background import at_low_priority
 from app.web.built import BuiltAnswers, build_answers
 from app.web.cache import CacheMiddleware
 from app.web.encoding import NegotiatedGZipMiddleware
@@ -61,9 +62,10 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
     code_version = _code_version(assets)
     if library is None:
         # A worker of a multi-worker server starts from the data its supervisor prepared.
+        # A worker started by a reload loads while the others serve: at a lower priority.
         prepared = os.environ.get(PREPARED_ENV)
-        library = (load_prepared(Path(prepared), urls, code_version) if prepared
-                   else load_library(settings.data_dir, settings.index_dir, urls))
+        library = (at_low_priority(lambda: load_prepared(Path(prepared), urls, code_version))
+                   if prepared else load_library(settings.data_dir, settings.index_dir, urls))
     urls = replace(urls, static_names=assets.names)
 
     @contextlib.asynccontextmanager
@@ -74,7 +76,8 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
         loop = asyncio.get_running_loop()
         if threading.current_thread() is threading.main_thread():
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.add_signal_handler(signal.SIGHUP, lambda: loop.run_in_executor(None, reload))
+                loop.add_signal_handler(signal.SIGHUP, lambda: loop.run_in_executor(
+                    None, at_low_priority, reload))
         current: Library = app.state.library
         if build and current.built is None:
             app.state.library = replace(current, built=await _built(app, settings, current))

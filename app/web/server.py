@@ -32,6 +32,7 @@ import shutil
 import signal
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import IO
 
@@ -43,6 +44,7 @@ from app.corpus.snapshot import snapshot
 from app.errors import DataError
 from app.logs import log_config
 from app.settings import Settings
+from app.web.background import at_low_priority
 from app.web.protocol import BoundedHttpToolsProtocol
 from app.web.state import PREPARED_ENV, STATUS_ENV, Library, load_library
 
@@ -59,6 +61,8 @@ GRACEFUL_SECONDS = 10
 WORKER_START_SECONDS = 20
 #: Tries for each new worker of a reload before the reload is rolled back.
 START_TRIES = 3
+#: The longest pause before starting a worker again after it failed at start-up in a row.
+RESPAWN_MAX_SECONDS = 60
 _STATUS = "status.json"
 _LOCK = ".lock"
 _PREFIX = "snapshot-"
@@ -162,7 +166,7 @@ class _Snapshots:
         except OSError as exc:
             return self._failed(exc, at_start=at_start)
         try:
-            library = _prepare(self.settings, target)
+            library = at_low_priority(lambda: _prepare(self.settings, target))
         except (DataError, OSError) as exc:
             shutil.rmtree(target, ignore_errors=True)
             return self._failed(exc, at_start=at_start)
@@ -287,35 +291,69 @@ class _Supervisor(Multiprocess):
                  snapshots: _Snapshots) -> None:
         super().__init__(config, sockets)  # type: ignore[arg-type]
         self.snapshots = snapshots
-        self._ready: dict[int, bool] = {}
+        #: Per worker slot: deaths before being ready, in a row; when to start the next one.
+        self._failures: dict[int, int] = {}
+        self._not_before: dict[int, float] = {}
+        #: Workers that were ready at least once (their death is not a start-up failure).
+        self._served: set[int] = set()
 
     def init_processes(self) -> None:
         super().init_processes()
         self.snapshots.report(0, self.processes_num)
 
     def keep_subprocess_alive(self) -> None:
-        # uvicorn's, with each worker's readiness read from the same ping, and a dead worker
-        # replaced only from intact prepared data.
+        # uvicorn's, with each worker's readiness read from the same ping, a dead worker
+        # replaced only from intact prepared data, and a worker that keeps failing at start-up
+        # started again only after a pause that doubles each time (not twice a second).
         if self.should_exit.is_set():
             return
         ready = 0
+        now = time.monotonic()
         for idx, process in enumerate(self.processes):
-            started = process._healthcheck(self.config.timeout_worker_healthcheck)
+            # A dead worker first (its ping would wait the whole timeout for an answer).
+            started = (process._healthcheck(self.config.timeout_worker_healthcheck)
+                       if process.process.is_alive() else None)
             if started is not None and process.process.is_alive():
                 ready += bool(started)
+                if started and process.pid is not None:
+                    self._served.add(process.pid)
                 continue
-            process.kill()
-            process.join()
-            if self.should_exit.is_set():
-                return
-            log.warning("worker %s died; starting another on data version %s", process.pid,
-                        self.snapshots.version)
+            if idx in self._not_before:
+                if now < self._not_before[idx]:
+                    continue  # backing off; the dead one was already reaped
+                del self._not_before[idx]
+            else:
+                process.kill()
+                process.join()
+                if self.should_exit.is_set():
+                    return
+                if self._back_off(idx, process, now):
+                    continue
+                log.warning("worker %s died; starting another on data version %s",
+                            process.pid, self.snapshots.version)
             if not self.snapshots.intact() and not self._restore():
                 continue  # nothing to start it from; tried again on the next round
             replacement = Process(self.config, self.sockets)
             replacement.start()
             self.processes[idx] = replacement
         self.snapshots.report(ready, self.processes_num)
+
+    def _back_off(self, idx: int, process: Process, now: float) -> bool:
+        """Whether to wait before replacing `process`: from its slot's second death in a row
+        before ever being ready (1 s, then 2 s, … up to `RESPAWN_MAX_SECONDS`), said in one
+        line each time."""
+        if process.pid in self._served:
+            self._served.discard(process.pid)
+            self._failures.pop(idx, None)
+            return False
+        failures = self._failures[idx] = self._failures.get(idx, 0) + 1
+        if failures < 2:
+            return False
+        pause = min(RESPAWN_MAX_SECONDS, 2.0 ** (failures - 2))
+        log.error("worker %s failed at start-up (exit status %s), %d times in a row; the next "
+                  "one starts in %.0f s", process.pid, process.exitcode, failures, pause)
+        self._not_before[idx] = now + pause
+        return True
 
     def _restore(self) -> bool:
         log.error("the prepared data in %s is damaged or gone; preparing it again",
@@ -341,6 +379,7 @@ class _Supervisor(Multiprocess):
         if replaced == len(self.processes):
             self.snapshots.retire_previous()
             self.snapshots.report(len(self.processes), self.processes_num)
+            log.info("reloaded: every worker serves data version %s", self.snapshots.version)
             return
         log.error("reload failed: a new worker was not ready within %s s (%d tries); every "
                   "worker goes back to the previous data", self.config.timeout_worker_healthcheck,
@@ -371,6 +410,8 @@ class _Supervisor(Multiprocess):
             process.start()
             if process.wait_until_ready(self.config.timeout_worker_healthcheck,
                                         self.should_exit):
+                if process.pid is not None:
+                    self._served.add(process.pid)
                 return process
             process.kill()
             process.join()
