@@ -420,7 +420,8 @@ RELOADS = 2
 
 def _reload_phase(server: _Server, seconds: int, data: Path, source: Path) -> list[Row]:
     """wrk -c20 readers for at least `seconds`, and until `RELOADS` SIGHUP reloads (each
-    `seconds / 4` after the previous one ended) have ended."""
+    `seconds / 4` after the previous one ended) have ended. The probe is judged over the
+    whole run, and shown apart for wrk alone (before the first reload) and while reloading."""
     unloaded = phases.baseline(server.port)
     moments: list[tuple[float, float]] = []
     begun = phases.count_lines(server.log, phases.RELOAD_BEGUN)
@@ -428,7 +429,7 @@ def _reload_phase(server: _Server, seconds: int, data: Path, source: Path) -> li
             phases.probing(server.port) as loaded:
         sender = threading.Thread(target=phases.reloads, args=(
             server.pid, data, source, server.log, RELOADS, seconds / 4, threading.Event(),
-            moments), daemon=True)
+            moments, loaded.began), daemon=True)
         sender.start()
         ended = threading.Event()
 
@@ -452,9 +453,23 @@ def _reload_phase(server: _Server, seconds: int, data: Path, source: Path) -> li
              f"{begun} / {done} / {failed} ({timeline})", f"{RELOADS} / {RELOADS} / 0",
              _verdict(begun == RELOADS and done == RELOADS and failed == 0)),
             ("5xx answers to the readers", f"{errors:,}", "0", _verdict(errors == 0))]
-    rows += spend.rows("reloads", result.seconds)
-    return (rows + phases.probe_rows(unloaded, loaded)
-            + phases.version_rows(server.port, serving_pids(server.pid)))
+    rows += spend.rows("wrk and reloads", result.seconds)
+    rows += phases.probe_rows(unloaded, loaded)
+    if moments:
+        # Not targets: where the probe's time went.
+        windows = [("wrk alone, before the first reload", 0.0, moments[0][0]),
+                   *((f"reload {n + 1}", a, b) for n, (a, b) in enumerate(moments))]
+        for name, start, end in windows:
+            part = loaded.between(start, end)
+            rows.append((f"{name} ({end - start:.0f} s): probe p99 " + " / ".join(
+                _name_of(t) for t in phases.PROBE_TARGETS),
+                " / ".join(f"{phases.percentile(part.latencies[t], 99):.1f}"
+                           for t in phases.PROBE_TARGETS) + " ms", "", ""))
+    return rows + phases.version_rows(server.port, serving_pids(server.pid))
+
+
+def _name_of(target: str) -> str:
+    return {"/healthz": "health", "/rules/Attack_of_Opportunity": "entry"}.get(target, "search")
 
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:

@@ -61,6 +61,19 @@ class ProbeLog:
     errors: list[str] = field(default_factory=list)
     #: (seconds into the window, target, mode, ms) of every request.
     timeline: list[tuple[float, str, str, float]] = field(default_factory=list)
+    #: `time.perf_counter()` when the window began.
+    began: float = 0.0
+
+    def between(self, start: float, end: float) -> ProbeLog:
+        """The requests made from `start` to `end` seconds into the window."""
+        part = ProbeLog(began=self.began + start)
+        for at, target, mode, ms in self.timeline:
+            if start <= at < end:
+                part.latencies[target].append(ms)
+                part.by_mode[mode].append(ms)
+                part.timeline.append((at - start, target, mode, ms))
+        part.statuses = self.statuses
+        return part
 
 
 def percentile(values: list[float], pct: float) -> float:
@@ -81,7 +94,7 @@ def probe(port: int, stop: threading.Event, log: ProbeLog) -> None:
     kept = HTTPConnection("127.0.0.1", port, timeout=10)
     k = 0
     next_at = time.monotonic()
-    began = time.perf_counter()
+    began = log.began = time.perf_counter()
     while not stop.is_set():
         target = PROBE_TARGETS[k % len(PROBE_TARGETS)]
         mode = PROBE_MODES[(k // len(PROBE_TARGETS)) % len(PROBE_MODES)]
@@ -289,12 +302,14 @@ class Spend:
 def spending(workers: Callable[[], list[int]]) -> Iterator[Spend]:
     spend = Spend()
     stop = threading.Event()
-    pids = workers()
-    start = cpu_seconds(pids)
+    start = {pid: cpu_seconds([pid]) for pid in workers()}
+    last = dict(start)
 
     def sample() -> None:
         while not stop.wait(1.0):
-            spend.rss.append(sum(_rss_mib(pid) for pid in workers()))
+            pids = workers()
+            last.update({pid: cpu_seconds([pid]) for pid in pids})
+            spend.rss.append(sum(_rss_mib(pid) for pid in pids))
             spend.kernel.append(_tcp_kernel_mib())
 
     thread = threading.Thread(target=sample, daemon=True)
@@ -304,7 +319,9 @@ def spending(workers: Callable[[], list[int]]) -> Iterator[Spend]:
     finally:
         stop.set()
         thread.join(timeout=5)
-        spend.cpu = cpu_seconds(pids) - start
+        last.update({pid: cpu_seconds([pid]) for pid in workers()})
+        # Workers that ended meanwhile count with their last sample.
+        spend.cpu = sum(last.values()) - sum(start.values())
 
 
 # --- slow readers -------------------------------------------------------------------------------
@@ -435,21 +452,20 @@ def count_lines(log: Path, needles: tuple[str, ...]) -> int:
 
 
 def reloads(pid: int, data: Path, source: Path, log: Path, count: int, gap: float,
-            stop: threading.Event, moments: list[tuple[float, float]]) -> None:
+            stop: threading.Event, moments: list[tuple[float, float]], start: float) -> None:
     """`count` SIGHUPs, each with a new data version, `gap` seconds after the previous one
     ended (completed or failed, read from the server log, at most 120 s each); the moments
-    (sent, ended) relative to the first."""
-    start = time.monotonic()
+    (sent, ended) in seconds after `start` (a `time.perf_counter()`)."""
     for n in range(count):
         if stop.wait(gap):
             return
         done = count_lines(log, RELOAD_DONE) + count_lines(log, RELOAD_FAILED)
         revise(data, source, f"bench {n}")
-        sent = time.monotonic() - start
+        sent = time.perf_counter() - start
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGHUP)
         deadline = time.monotonic() + 120
         while (time.monotonic() < deadline and not stop.is_set()
                and count_lines(log, RELOAD_DONE) + count_lines(log, RELOAD_FAILED) == done):
             time.sleep(0.2)
-        moments.append((sent, time.monotonic() - start))
+        moments.append((sent, time.perf_counter() - start))

@@ -39,7 +39,7 @@ from app.web.routes import PREBUILT, ROUTES, add_routes
 from app.web.routing import RouteMiddleware
 from app.web.state import PREPARED_ENV, Library, load_library, load_prepared, reload_library
 from app.web.store import ResponseStore
-from app.web.templating import TEMPLATES, make_environment
+from app.web.templating import TEMPLATES, compile_all, make_environment
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 
@@ -53,8 +53,9 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
     `static_site` makes every link one of the static export's (`app.urls`, `app.export`).
     With `build`, the answers that depend on the data version alone are built at start-up
     (before the server says it is ready), unless `library` carries them already. With
-    `settle` (a server's app: `app.main`), what is loaded then is kept out of the cyclic
-    garbage collector's passes (`settle_heap`), and again after each reload.
+    `settle` (a server's app: `app.main`), every template is compiled before the app says it
+    is ready, and what is loaded then is kept out of the cyclic garbage collector's passes
+    (`settle_heap`), and again after each reload.
     """
     settings = settings or Settings()
     assets = Assets(STATIC)
@@ -62,10 +63,10 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
     code_version = _code_version(assets)
     if library is None:
         # A worker of a multi-worker server starts from the data its supervisor prepared.
-        # A worker started by a reload loads while the others serve: at a lower priority.
+        # A worker of a multi-worker server starts from the data its supervisor prepared.
         prepared = os.environ.get(PREPARED_ENV)
-        library = (at_low_priority(lambda: load_prepared(Path(prepared), urls, code_version))
-                   if prepared else load_library(settings.data_dir, settings.index_dir, urls))
+        library = (load_prepared(Path(prepared), urls, code_version) if prepared
+                   else load_library(settings.data_dir, settings.index_dir, urls))
     urls = replace(urls, static_names=assets.names)
 
     @contextlib.asynccontextmanager
@@ -82,7 +83,9 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
         if build and current.built is None:
             app.state.library = replace(current, built=await _built(app, settings, current))
         if settle:
-            settle_heap()
+            # Before the app serves, so blocking its loop costs nobody; at a lower priority, as
+            # the other workers serve meanwhile.
+            at_low_priority(lambda: _settle(app))
         yield
 
     def reload() -> None:
@@ -150,6 +153,11 @@ async def _built(app: FastAPI, settings: Settings, library: Library) -> BuiltAns
 #: it took 35 % of a worker's CPU (py-spy), and a worker spent 1.9 ms per attacking connection;
 #: with these, 0.85 ms (`bench.attack --only slow`; 10,000/10/10 gave 1.1 ms).
 GC_THRESHOLDS = (50_000, 20, 100)
+
+
+def _settle(app: FastAPI) -> None:
+    compile_all(app.state.templates)
+    settle_heap()
 
 
 def settle_heap() -> None:
