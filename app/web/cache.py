@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import time
 from collections.abc import Callable, Hashable
 
 from starlette._utils import get_route_path
@@ -39,6 +41,8 @@ from app.web.routing import route_of
 from app.web.store import ResponseStore, Stored
 
 __all__ = ["CacheMiddleware"]
+
+log = logging.getLogger("app.web.cache")
 
 #: Redirects are kept too: their `Location` is a path that depends on the data alone. (Not the
 #: trailing-slash 308: its `Location` carries the request's whole query string.)
@@ -124,9 +128,16 @@ class CacheMiddleware:
             await send({"type": "http.response.body", "body": body})
             return
         etag = page_etag(version, self.code_version, key, gzip)
+        began = time.perf_counter()
         try:
             await self.app(scope, receive, self._capture(
                 send, extra, etag, if_none_match, (key, gzip), version, store=storing))
+            if log.isEnabledFor(logging.DEBUG):
+                # What the store saves (one line per answer computed: RULES_LOG_LEVEL=debug).
+                log.debug("computed %s%s in %.1f ms", key.path,
+                          f"?{scope['query_string'].decode('latin-1')}"
+                          if scope["query_string"] else "",
+                          (time.perf_counter() - began) * 1000)
         finally:
             if flight is not None:
                 flight.set()
