@@ -36,6 +36,7 @@ import argparse
 import contextlib
 import io
 import json
+import os
 import re
 import shutil
 import signal
@@ -110,8 +111,19 @@ def _server(work: Path, name: str, code: Path = ROOT, **extra: str) -> Iterator[
     env = {"RULES_WORKERS": "2", "RULES_INDEX_DIR": str(work / "index"),
            "RULES_STATE_DIR": str(work / f"state-{name}"), **extra}
     log = work / f"server-{name}.log"
-    with running_server(env, timeout=300, log_path=log, cwd=code) as (base, process):
-        yield _Server(base, urlsplit(base).port or 80, process.pid, log)
+    workers: set[int] = set()
+    try:
+        with running_server(env, timeout=300, log_path=log, cwd=code) as (base, process):
+            try:
+                yield _Server(base, urlsplit(base).port or 80, process.pid, log)
+            finally:
+                workers = set(serving_pids(process.pid)) - {process.pid}
+    finally:
+        # A server that drowned (the code before #20) may leave workers the supervisor could
+        # not stop: end them, by their own pid.
+        for pid in workers:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
 
 
 def _run_wrk(server: _Server, seconds: int, *script_args: str,

@@ -39,6 +39,8 @@ TARGET_FACTOR = 5.0
 #: Connections opened at once to ask every worker for its data version.
 VERSION_CONNECTIONS = 24
 VERSION_ROUNDS = 4
+#: The version check gives up after this long (a server still drowning answers nothing).
+VERSION_SECONDS = 40.0
 
 Row = tuple[str, str, str, str]
 
@@ -218,18 +220,24 @@ def versions_by_worker(port: int, workers: list[int]) -> dict[int, set[tuple[str
     """{worker pid: the (data version, service-worker ETag) pairs it answered}: connections
     opened together (so the workers share them), each mapped to the worker that holds it."""
     seen: dict[int, set[tuple[str, str]]] = {}
+    deadline = time.monotonic() + VERSION_SECONDS
     for _ in range(VERSION_ROUNDS):
-        conns = [HTTPConnection("127.0.0.1", port, timeout=10)
+        conns = [HTTPConnection("127.0.0.1", port, timeout=5)
                  for _ in range(VERSION_CONNECTIONS)]
         with contextlib.ExitStack() as stack:
             for conn in conns:
                 stack.callback(conn.close)
-                conn.connect()
-            ports = {conn.sock.getsockname()[1]: conn for conn in conns}
+                with contextlib.suppress(OSError):
+                    conn.connect()
+            conns = [conn for conn in conns if conn.sock is not None]
+            ports = {conn.sock.getsockname()[1]: conn for conn in conns if conn.sock}
             time.sleep(0.2)  # accepted by now
             inodes = _server_side_inodes(port, set(ports))
             owners = {inode: pid for pid in workers for inode in _socket_inodes(pid)}
             for client, conn in ports.items():
+                if time.monotonic() > deadline:
+                    seen.setdefault(-1, set()).add(("(no answer in time)", ""))
+                    break
                 try:
                     conn.request("GET", "/readyz")
                     ready = conn.getresponse()
@@ -239,6 +247,7 @@ def versions_by_worker(port: int, workers: list[int]) -> dict[int, set[tuple[str
                     sw.read()
                     tag = sw.headers.get("etag", "?")
                 except (OSError, HTTPException, ValueError):
+                    seen.setdefault(-1, set()).add(("(no answer)", ""))
                     continue
                 pid = owners.get(inodes.get(client, -1), -1)
                 seen.setdefault(pid, set()).add((version, tag))
