@@ -162,6 +162,13 @@ class History:
                 if not e.removed}
 
     @cached_property
+    def latest(self) -> str:
+        """The date of the newest revision that changed something (a baseline, where a
+        history starts, is none); "" without history."""
+        return max((r.date for s in self.sources.values() for r in s.revisions
+                    if not r.baseline), default=self.newest)
+
+    @cached_property
     def newest(self) -> str:
         """The date of the newest revision of any source ("" without history)."""
         return max((r.date for s in self.sources.values() for r in s.revisions), default="")
