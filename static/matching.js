@@ -17,7 +17,7 @@
   var M = {};
 
   /* rewrite.Rewriter: players' words → the official terms. */
-  /* rewrite._with_merged: the tables per game, and under "" all of them, first game first. */
+  /* corpus.lookup.merged_terms: the tables per game, and under "" all of them, first game first. */
   function withMerged(tables) {
     var out = dict(), merged = dict();
     Object.keys(tables).forEach(function (game) {
