@@ -294,23 +294,37 @@ def _signals_held() -> Iterator[None]:
 def _install(stage: Path, data_dir: Path, files: list[str]) -> None:
     """Copy each file of the validated copy into the data folder: written beside its target,
     flushed to disk, then renamed over it, so every file is whole and the folder valid at
-    every step."""
+    every step. If a write fails (a full disk), what was installed is put back as it was."""
+    before: dict[Path, bytes | None] = {}
     with _signals_held():
-        for name in files:
-            target = data_dir / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            partial = target.with_name(f".{target.name}.update-{os.getpid()}")
-            try:
-                with partial.open("wb") as out:
-                    out.write((stage / name).read_bytes())
-                    out.flush()
-                    os.fsync(out.fileno())
-                os.replace(partial, target)
-            except OSError as exc:
+        try:
+            for name in files:
+                target = data_dir / name
+                before[target] = target.read_bytes() if target.is_file() else None
+                _replace(target, (stage / name).read_bytes())
+        except OSError as exc:
+            for target, old in reversed(list(before.items())):
                 with contextlib.suppress(OSError):
-                    partial.unlink()
-                raise UpdateError(f"cannot write {name} into {data_dir} ({exc.strerror or exc})"
-                                  ) from None
+                    if old is None:
+                        target.unlink(missing_ok=True)
+                    else:
+                        _replace(target, old)
+            raise UpdateError(f"cannot write into {data_dir} ({exc.strerror or exc}); "
+                              "nothing changed") from None
+
+
+def _replace(target: Path, data: bytes) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{target.name}.update-{os.getpid()}")
+    try:
+        with partial.open("wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(partial, target)
+    finally:
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
 
 
 def reload_server(pid_file: Path) -> str:

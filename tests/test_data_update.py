@@ -363,3 +363,21 @@ def test_a_missing_file_or_folder_is_one_line(tmp_path: Path, upstream: Upstream
     (tmp_path / "rules" / "ko" / "rules.json").write_bytes(b"[]")
     assert fetch(str(tmp_path), KO_PATH) == b"[]"
     assert fetch(tmp_path.as_uri() + "/", KO_PATH) == b"[]"
+
+
+def test_an_install_that_fails_half_way_puts_back_what_it_wrote(tmp_path: Path) -> None:
+    from app.update import _install
+
+    stage, data = tmp_path / "stage", tmp_path / "data"
+    for folder in (stage, data):
+        (folder / "history").mkdir(parents=True)
+    (stage / "history" / "new.json").write_text("new revision")
+    (stage / "rules.json").write_text("new rules")
+    (stage / "history" / "revisions.json").write_text("new index")
+    (data / "rules.json").write_text("old rules")
+    (data / "history" / "revisions.json").mkdir()  # cannot be replaced by a file: the write fails
+    before = _state(data)
+    with pytest.raises(UpdateError, match="nothing changed"):
+        _install(stage, data, ["history/new.json", "rules.json", "history/revisions.json"])
+    assert {k: v[0] for k, v in _state(data).items()} == {k: v[0] for k, v in before.items()}
+    assert not (data / "history" / "new.json").exists()
