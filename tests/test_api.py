@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from app.corpus.models import Corpus
 
 ENTRY_KEYS = {"id", "title", "source", "game", "url", "parent", "path", "children", "text", "html",
-              "links_to", "linked_from", "cycles"}
+              "links_to", "linked_from", "collection_codes"}
 
 
 def test_sources(client: TestClient, corpus: Corpus) -> None:
@@ -49,10 +49,10 @@ def test_entry_text_is_plain_and_html_is_rendered(client: TestClient) -> None:
     assert "<svg" in body["html"]
 
 
-def test_entry_links_and_cycles(client: TestClient) -> None:
+def test_entry_links_and_collection_codes(client: TestClient) -> None:
     body = client.get("/api/entries/Per_Investigator").json()
     assert "Location_Cards" in body["linked_from"]
-    assert client.get("/api/entries/Bonded").json()["cycles"] == ["tcu", "tde"]
+    assert client.get("/api/entries/Bonded").json()["collection_codes"] == ["tcu", "tde"]
 
 
 def test_ids_with_spaces_are_encoded(client: TestClient) -> None:
