@@ -35,10 +35,11 @@ SHARES = (0.25, 0.5, 0.75, 1.0)
 #: Loads the two files into the engine, then times each development query (ms, JSON out).
 _NODE = """
 const fs = require("fs");
-const Engine = require(process.argv[1]);
+const { RulesEngine: Engine } = require(process.argv[1]).loadEngine();
 const [index, texts, queries] = process.argv.slice(2).map((f) => fs.readFileSync(f, "utf-8"));
 let start = process.hrtime.bigint();
-const engine = new Engine(JSON.parse(index));
+const parsed = JSON.parse(index);
+const engine = new Engine(parsed, parsed.analysis);
 engine.addTexts(JSON.parse(texts));
 const load = Number(process.hrtime.bigint() - start) / 1e6;
 const times = JSON.parse(queries).queries.map((q) => {
@@ -76,7 +77,7 @@ def _engine_times(index: object, texts: object) -> tuple[float, float] | None:
         for path, data in zip(paths, (index, texts), strict=True):
             path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
         done = subprocess.run(
-            [node, "-e", _NODE, str(ROOT / "static" / "engine.js"), *map(str, paths),
+            [node, "-e", _NODE, str(ROOT / "tests" / "node" / "engine.js"), *map(str, paths),
              str(QUERIES)], capture_output=True, text=True, check=True, timeout=300)
     found = json.loads(done.stdout)
     return float(found["load"]), statistics.median(found["times"])

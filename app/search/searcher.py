@@ -243,7 +243,7 @@ class SearchIndex:
                               if w.corrections and not w.known))
         limit = max(0, min(int(limit), _LIMITS.most))
         offset = max(0, int(offset))
-        allowed = self._filters.get((game, source)) if game or source else None
+        allowed = self.allowed(game, source)
         if plan.empty or ((game or source) and allowed is None):
             return empty
         ranked = self.ranking(plan, allowed).order
@@ -261,6 +261,12 @@ class SearchIndex:
         hits = tuple(Hit(entry_id, make_snippet(self._flat[entry_id], pattern, flattened=True))
                      for entry_id in page)
         return dataclasses.replace(empty, total=len(ranked), hits=hits)
+
+    def allowed(self, game: str | None = None,
+                source: str | None = None) -> frozenset[int] | None:
+        """The document numbers of `game` and `source` (None: that filter is off); None also
+        when there is no filter, or no such game or source."""
+        return self._filters.get((game, source)) if game or source else None
 
     def ranking(self, plan: Plan, allowed: frozenset[int] | None = None) -> Ranking:
         """Every entry `plan` finds among the document numbers `allowed` (all: None), best
