@@ -47,7 +47,7 @@ var RulesAnalysis = (function () {
   }
   /** @param {string} a @param {string} b */
   function compare(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
-  /** The edits of the last [from this many, edits] step `count` reaches (fuzzy.edits_for).
+  /** The edits of the last [from this many, edits] step `count` reaches, else 0.
    * @param {number} count @param {[number, number][]} steps */
   function editsFor(count, steps) {
     let allowed = 0;
@@ -94,7 +94,7 @@ var RulesAnalysis = (function () {
       }
     }
 
-    /** normalize.normalize_text @param {string} t */
+    /** NFC, lower case, every run of spaces one space. @param {string} t */
     normalize(t) { return t.normalize("NFC").replace(this.spaces, " ").trim().toLowerCase(); }
     /** @param {string} t */
     compact(t) { return this.normalize(t).replace(/ /g, ""); }
@@ -357,8 +357,8 @@ var RulesAnalysis = (function () {
     return found.slice(0, limit);
   }
 
-  /** Known terms (with frequencies) and corrections towards `targets` (fuzzy.Vocabulary):
-   * the terms in `freq`'s order, which breaks ties among the closest as the server does. */
+  /** Known terms (with frequencies) and corrections towards `targets`: the terms in
+   * `freq`'s order, which breaks ties among the closest as the server does. */
   class Vocabulary {
     /** @param {Analysis} an @param {Record<string, number>} freq
      * @param {Record<string, number> | null} targets */
@@ -400,7 +400,7 @@ var RulesAnalysis = (function () {
     }
   }
 
-  /** client_index.decode_postings: [docnums, term frequencies].
+  /** Postings as the client index writes them: [docnums, term frequencies].
    * @param {string} encoded @param {number} radix @returns {[number[], number[]]} */
   function decodePostings(encoded, radix) {
     /** @type {number[]} */

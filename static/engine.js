@@ -30,7 +30,7 @@ var RulesEngine = (function (R, M) {
   const BODY = ["body_w", "body_bg"];
 
 
-  /** A length as the server's index stores it (client_index.stored_length): the first of
+  /** A length as the server's index stores it (one byte per field length): the first of
    * the 256 `steps` at or above it. @param {number[]} steps @param {number} length */
   function storedLength(steps, length) {
     let lo = 0, hi = steps.length - 1;
@@ -124,7 +124,7 @@ var RulesEngine = (function (R, M) {
       return decoded;
     }
 
-    /** searcher._vocabularies: known words with document frequencies, field by field in
+    /** Known words with document frequencies, field by field in
      * the index's term order; corrections lead only to title words and English names. */
     buildVocabularies() {
       /** @type {Record<string, number>} */
@@ -148,7 +148,7 @@ var RulesEngine = (function (R, M) {
     /** @param {string} w */
     knows(w) { return this.hangul.knows(w) || this.english.knows(w); }
 
-    /** query.make_plan (without loanwords). @param {string} text @param {boolean} correct
+    /** What the query means to the index (loanwords aside). @param {string} text @param {boolean} correct
      * @param {[string, string][]} related @returns {Plan} */
     plan(text, correct, related) {
       const an = this.an, raw = an.words(text), jamoRun = /^[ㄱ-ㅎㅏ-ㅣ]+$/;
@@ -200,7 +200,7 @@ var RulesEngine = (function (R, M) {
       };
     }
 
-    /** query.weighted_terms: the (field, term, boost) lookups, sorted, at most the budget's.
+    /** The (field, term, boost) lookups, sorted, at most the budget's.
      * @param {Plan} plan @returns {[string, string, number][]} */
     weightedTerms(plan) {
       const b = this.c.boosts, an = this.an;
@@ -252,7 +252,7 @@ var RulesEngine = (function (R, M) {
         .map(function (x) { return /** @type {[string, string, number]} */ ([x.field, x.term, x.boost]); });
     }
 
-    /** bm25.score_terms: BM25F summed over the lookups, per docnum.
+    /** BM25F summed over the lookups, per docnum.
      * @param {[string, string, number][]} terms @param {Set<number> | null} allowed */
     score(terms, allowed) {
       /** @type {Map<number, number>} */
@@ -274,7 +274,7 @@ var RulesEngine = (function (R, M) {
       return scores;
     }
 
-    /** SearchIndex._tiers: each document's title tier. @param {Plan} plan */
+    /** Each document's title tier, from title matching alone. @param {Plan} plan */
     tiers(plan) {
       const T = this.c.tier, rank = this.c.title_rank, an = this.an, titles = this.titles;
       /** @type {Map<number, number>} */
@@ -303,7 +303,7 @@ var RulesEngine = (function (R, M) {
       return tiers;
     }
 
-    /** SearchIndex.ranking: every document `plan` finds, best first, with each stage.
+    /** Every document `plan` finds, best first, with what each stage decided.
      * @param {Plan} plan @param {Set<number> | null} allowed @returns {Ranking} */
     ranking(plan, allowed) {
       const c = this.c, T = c.tier, docs = this.docs;
@@ -371,7 +371,7 @@ var RulesEngine = (function (R, M) {
         .filter(function (d) { return d >= 0; }));
     }
 
-    /** SearchIndex.search. Needs `addTexts`. @param {string} query @param {SearchOptions} [options]
+    /** One page of results. Needs `addTexts`. @param {string} query @param {SearchOptions} [options]
      * @returns {EngineResults} */
     search(query, options) {
       const o = options || {}, c = this.c;
@@ -394,7 +394,7 @@ var RulesEngine = (function (R, M) {
       if ((!plan.words.length && !plan.initials) || allowed === undefined) return result;
       let ranked = this.ranking(plan, allowed).order;
       if (!ranked.length) {
-        // SearchIndex._did_you_mean: the closest title, with more edits than search allows.
+        // Did you mean: the closest title, with more edits than search allows.
         const near = this.titles.fuzzyMatches(plan.alias || plan.stemCompact || plan.compact,
           c.typos.did_you_mean_extra).filter(function (m) { return !allowed || allowed.has(m[0]); });
         if (near.length) result.suggestion = this.hit(near[0][0], "");
@@ -413,8 +413,8 @@ var RulesEngine = (function (R, M) {
       return result;
     }
 
-    /** app/search/trace.py's `trace`: the stages of `search(query, {game})`, as JSON data
-     * keyed by entry id. @param {string} query @param {string | null} game */
+    /** The stages of `search(query, {game})`, as tests/cases/traces.json records them:
+     * JSON data keyed by entry id. @param {string} query @param {string | null} game */
     trace(query, game) {
       const typed = this.an.clean(query), ids = this.docs.id;
       const rewrite = this.rewriter.rewrite(typed, game || "", this.c.budget);
@@ -447,7 +447,7 @@ var RulesEngine = (function (R, M) {
       };
     }
 
-    /** SearchIndex.suggest: the titles best matching what is typed so far (no texts needed).
+    /** The titles best matching what is typed so far (no texts needed).
      * @param {string} query @param {number} [limit] @returns {EngineHit[]} */
     suggest(query, limit) {
       const an = this.an, text = an.clean(query), words = an.words(text), typed = words.join("");

@@ -30,7 +30,7 @@ var RulesMatching = (function (R) {
     return out;
   }
 
-  /** rewrite.Rewriter: players' words → the official terms, related words, game names. */
+  /** Players' words → the official terms, related words, game names. */
   class Rewriter {
     /** @param {Analysis} an @param {Tables} synonyms @param {Tables} related
      * @param {Record<string, string[]>} names @param {(word: string) => boolean} knows */
@@ -139,7 +139,7 @@ var RulesMatching = (function (R) {
     }
   }
 
-  /** titles.TitleTable: every document's title forms, scanned per query. */
+  /** Every document's title forms, scanned per query. */
   class TitleTable {
     /** @param {Analysis} an @param {ClientTitles} titles */
     constructor(an, titles) {
@@ -232,7 +232,8 @@ var RulesMatching = (function (R) {
       order.sort(function (a, b) { return /** @type {number} */ (best.get(a)) - /** @type {number} */ (best.get(b)); });
       return order.map((d) => /** @type {TitleHit} */ ([d, this.c.title_rank.FUZZY + /** @type {number} */ (best.get(d))]));
     }
-    /** Best match per document, by rank, then by the document's place (`titles.position`).
+    /** Best match per document, by rank, then by the document's place (`titles.position`
+     * in the index).
      * @param {TitleHit[]} matches @returns {number[]} */
     ranked(matches) {
       /** @type {Map<number, number>} */
@@ -250,7 +251,7 @@ var RulesMatching = (function (R) {
   }
 
 
-  /** rank.Reranker: per-document data for the features BM25 does not see. */
+  /** Per-document data for the features BM25 does not see. */
   class Reranker {
     /** @param {Analysis} an @param {ClientIndex} index */
     constructor(an, index) {
@@ -269,7 +270,7 @@ var RulesMatching = (function (R) {
       /** @type {number[][]} */
       this.starts = [];
     }
-    /** rank._prepare for document `d`: one line per sentence (proximity stops at a line
+    /** Document `d`'s text for the features: one line per sentence (proximity stops at a line
      * break; passage counts per line), Hangul and Latin apart, and where each line starts.
      * @param {Analysis} an @param {number} d @param {string} text */
     addText(an, d, text) {
@@ -414,7 +415,7 @@ var RulesMatching = (function (R) {
     }
   }
 
-  /** Plan.highlight_terms: stems, whole words and corrections worth marking.
+  /** Stems, whole words and corrections worth marking in a snippet.
    * @param {Plan} plan @param {number} minTerm */
   function highlightTerms(plan, minTerm) {
     const only = plan.words.length === 1;
@@ -427,9 +428,9 @@ var RulesMatching = (function (R) {
     });
     return unique(terms);
   }
-  /** snippet.squash: no whitespace, lower case. @param {string} text */
+  /** No whitespace, lower case: what a term is looked for in. @param {string} text */
   function squash(text) { return text.replace(/\s+/g, "").toLowerCase(); }
-  /** snippet.present_terms: the terms that may match in one of `texts` (squashed), in
+  /** The terms that may match in one of `texts` (squashed), in
    * order, `maxChars` characters in all.
    * @param {string[]} terms @param {string[]} texts @param {number} maxChars */
   function presentTerms(terms, texts, maxChars) {
@@ -442,7 +443,7 @@ var RulesMatching = (function (R) {
       return true;
     });
   }
-  /** snippet.term_pattern: longest first; Hangul may be split by spaces.
+  /** One pattern for the terms, longest first; Hangul may be split by spaces.
    * @param {string[]} terms @returns {RegExp | null} */
   function termPattern(terms) {
     const sorted = unique(terms.filter(Boolean)).sort(function (a, b) { return b.length - a.length; });
@@ -453,13 +454,13 @@ var RulesMatching = (function (R) {
       return isHangul(t) ? t.split("").map(esc).join("\\s?") : esc(t);
     }).join("|"), "giu");
   }
-  /** html.escape(quote=True). @param {string} s */
+  /** `s` with & < > " ' as entities, as the server escapes them. @param {string} s */
   function escapeHtml(s) {
     /** @type {Record<string, string>} */
     const entities = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#x27;" };
     return s.replace(/[&<>"']/g, function (c) { return entities[c]; });
   }
-  /** snippet.make_snippet: at most `chars` characters of the flat text around the first
+  /** At most `chars` characters of the flat text around the first
    * match, escaped and marked. @param {string} flat @param {RegExp | null} pattern
    * @param {Contract["snippet"]} sizes */
   function makeSnippet(flat, pattern, sizes) {

@@ -13,7 +13,7 @@ Ranking, best first:
 4. last, if asked: entries the caller demotes (rules of collections the player does not own)
    go below all others, each group keeping its order.
 
-Every query runs under a `Budget` (`budget.py`): words analysed, typo corrections, BM25
+Every query runs under a `Budget` (`contract.py`): words analysed, typo corrections, BM25
 lookups and re-ranked candidates are bounded, so a 200-character query of made-up words costs
 little more than a short one.
 
@@ -248,7 +248,7 @@ class SearchIndex:
             return empty
         ranked = self.ranking(plan, allowed).order
         if not ranked:
-            return dataclasses.replace(empty, suggestion=self._did_you_mean(plan, allowed))
+            return dataclasses.replace(empty, suggestion=self.did_you_mean(plan, allowed))
         if named is not None:
             entries = self.corpus.entries
             ranked.sort(key=lambda entry_id: entries[entry_id].game != named[1])  # stable
@@ -276,7 +276,7 @@ class SearchIndex:
         by_docnum = score_terms(reader, self._stats, terms, allowed)
         bm25 = {self._ids[docnum]: score for docnum, score in by_docnum.items()}
         scores = dict(bm25)
-        tiers = self._tiers(plan)
+        tiers = self.tiers(plan)
         if allowed is not None:
             tiers = {i: t for i, t in tiers.items() if self._docnums[i] in allowed}
         top = max(scores.values(), default=1.0)
@@ -305,8 +305,8 @@ class SearchIndex:
         order = self._placeholders_below_targets(sorted(scores, key=key), allowed)
         return Ranking(terms, bm25, tiers, features, order)
 
-    def _tiers(self, plan: Plan) -> dict[str, Tier]:
-        """Each entry's `Tier` for this query, from title matching alone (see `weights.Tier`)."""
+    def tiers(self, plan: Plan) -> dict[str, Tier]:
+        """Each entry's `Tier` for this query, from title matching alone (see `contract.Tier`)."""
         tiers: dict[str, Tier] = {}
         keys = {plan.compact, plan.stem_compact, plan.alias} - {""}
         if len(plan.words) == 1:
@@ -355,7 +355,8 @@ class SearchIndex:
             order.insert(position + 1, entry_id)
         return order
 
-    def _did_you_mean(self, plan: Plan, allowed: frozenset[int] | None) -> str | None:
+    def did_you_mean(self, plan: Plan, allowed: frozenset[int] | None) -> str | None:
+        """The title closest to the query, for a search that found nothing."""
         typed = plan.alias or plan.stem_compact or plan.compact
         for match in self.titles.fuzzy_matches(typed, extra=CONTRACT.typos.did_you_mean_extra):
             if allowed is None or self._docnums[match.id] in allowed:
