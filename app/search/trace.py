@@ -35,10 +35,11 @@ def trace(index: SearchIndex, query: str, *, game: str | None = None) -> dict[st
                     "game": list(rewrite.game) if rewrite.game else None},
         "plan": _plan(plan),
         "terms": [list(t) for t in ranking.terms] if ranking else [],
-        "bm25": ranking.bm25 if ranking else {},
-        "tiers": {i: int(t) for i, t in ranking.tiers.items()} if ranking else {},
+        # By id: the same file whatever order sets and hashing left them in.
+        "bm25": dict(sorted(ranking.bm25.items())) if ranking else {},
+        "tiers": {i: int(t) for i, t in sorted(ranking.tiers.items())} if ranking else {},
         "rerank": {i: {**dataclasses.asdict(f), "factor": f.factor}
-                   for i, f in ranking.features.items()} if ranking else {},
+                   for i, f in sorted(ranking.features.items())} if ranking else {},
         "order": ranking.order if ranking else [],
         "results": {"total": found.total, "ids": [h.id for h in found.hits],
                     "snippets": [h.snippet for h in found.hits],
