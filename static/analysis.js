@@ -62,6 +62,9 @@ var RulesAnalysis = (function () {
       this.c = contract;
       this.spaces = new RegExp(rules.spaces, "g");
       this.word = new RegExp(rules.word, "g");
+      this.jamoRun = new RegExp("^(?:" + rules.jamo_run + ")$");
+      this.aliasSeparators = new RegExp(rules.alias_separators, "g");
+      this.aliasWord = new RegExp(rules.alias_word, "g");
       this.numbering = new RegExp(rules.numbering);
       this.appendix = new RegExp(rules.appendix);
       this.aside = new RegExp(rules.aside, "g");
@@ -240,8 +243,8 @@ var RulesAnalysis = (function () {
     compactTitle(t) { return (this.compact(t).match(this.word) || []).join(""); }
     /** @param {string} text */
     aliasKey(text) {
-      const t = this.normalize(text.replace(/[_-]+/g, " "));
-      return (t.match(/[a-z]+|[0-9]+/g) || []).map((w) => this.englishStem(w)).join("");
+      const t = this.normalize(text.replace(this.aliasSeparators, " "));
+      return (t.match(this.aliasWord) || []).map((w) => this.englishStem(w)).join("");
     }
     /** @param {string} text */
     choseong(text) {

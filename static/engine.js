@@ -151,7 +151,7 @@ var RulesEngine = (function (R, M) {
     /** What the query means to the index (loanwords aside). @param {string} text @param {boolean} correct
      * @param {[string, string][]} related @returns {Plan} */
     plan(text, correct, related) {
-      const an = this.an, raw = an.words(text), jamoRun = /^[ㄱ-ㅎㅏ-ㅣ]+$/;
+      const an = this.an, raw = an.words(text), jamoRun = an.jamoRun;
       const budget = this.c.budget;
       let initials = "";
       if (raw.some((w) => an.isInitials(w)) || raw.some((w) => jamoRun.test(w))) {

@@ -19,6 +19,9 @@ interface Rules {
   ss_final: number;
   past_same_vowel: number[];
   word: string;
+  jamo_run: string;
+  alias_separators: string;
+  alias_word: string;
   camel: string;
   numbering: string;
   appendix: string;

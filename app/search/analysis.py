@@ -40,6 +40,11 @@ __all__ = [
 ]
 
 _WORD = re.compile(r"[가-힣]+|[a-z]+|[0-9]+|[ㄱ-ㅎㅏ-ㅣ]+")
+#: A word of bare jamo (`ㅌㅅ`): initials being typed, never looked up as a word.
+JAMO_RUN = re.compile(r"[ㄱ-ㅎㅏ-ㅣ]+")
+# An English name's separators, and its words (`alias_key`).
+_ALIAS_SEPARATORS = re.compile(r"[_\-]+")
+_ALIAS_WORD = re.compile(r"[a-z]+|[0-9]+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 
 # Particles (조사) and endings (어미, with the light verbs 하다/되다/받다/시키다) that players
@@ -340,12 +345,12 @@ def alias_terms(name: str) -> list[str]:
 
 def alias_key(text: str) -> str:
     """The case-, space- and underscore-insensitive form of an English name."""
-    return "".join(english_stem(w) for w in re.findall(r"[a-z]+|[0-9]+", compact_ascii(text)))
+    return "".join(english_stem(w) for w in _ALIAS_WORD.findall(compact_ascii(text)))
 
 
 def compact_ascii(text: str) -> str:
     """Lower-case text with underscores and hyphens read as spaces."""
-    return normalize_text(re.sub(r"[_\-]+", " ", text))
+    return normalize_text(_ALIAS_SEPARATORS.sub(" ", text))
 
 
 def unique(items: Iterable[str]) -> Iterator[str]:
@@ -382,6 +387,9 @@ def client_tables() -> dict[str, object]:
         "ss_final": _SS_FINAL,
         "past_same_vowel": sorted(_PAST_SAME_VOWEL),
         "word": _WORD.pattern,
+        "jamo_run": JAMO_RUN.pattern,
+        "alias_separators": _ALIAS_SEPARATORS.pattern,
+        "alias_word": _ALIAS_WORD.pattern,
         "camel": _CAMEL.pattern,
         "numbering": _NUMBERING.pattern,
         "appendix": _APPENDIX.pattern,

@@ -12,7 +12,6 @@ spent in query order so the leading words always count.
 from __future__ import annotations
 
 import itertools
-import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,7 +28,6 @@ _CLEAN = CONTRACT.clean
 MAX_QUERY = _CLEAN.max_query
 _BLANK = frozenset(_CLEAN.blank_categories)
 _B = CONTRACT.boosts
-_JAMO_RUN = re.compile(r"[ㄱ-ㅎㅏ-ㅣ]+")
 #: The fewest consonants a word of a sentence (three words or more) needs to be read as a
 #: loanword by sound; a short query's words need two (둠, 클루).
 _SENTENCE_SKELETON = 3
@@ -127,7 +125,7 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
     considered: list[str] = []
     corrections_left = budget.corrections if correct else 0
     for token in raw:
-        if _JAMO_RUN.fullmatch(token):
+        if analysis.JAMO_RUN.fullmatch(token):
             continue
         if token not in analysed:
             if len(analysed) >= budget.words:
@@ -174,7 +172,7 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
 
 def _typing_initials(raw: list[str]) -> bool:
     """`틈ㅅ` arrives as two runs (틈, ㅅ): a syllable run directly followed by initials."""
-    return any(_JAMO_RUN.fullmatch(w) for w in raw)
+    return any(analysis.JAMO_RUN.fullmatch(w) for w in raw)
 
 
 def weighted_terms(plan: Plan, budget: Budget = CONTRACT.budget) -> list[tuple[str, str, float]]:
