@@ -49,6 +49,17 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
         yield test_client
 
 
+@pytest.fixture(scope="session")
+def data_2023(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled data folder with the Korean rules as they were on 2023-02-15 (upstream
+    4023ec81c, the project's original seed): for what only that text has (a broken link)."""
+    folder = tmp_path_factory.mktemp("data-2023") / "data"
+    shutil.copytree(DATA, folder)
+    shutil.copy(ROOT / "tests" / "fixtures" / "ahlcg-rules.2023-02-15.json",
+                folder / "ahlcg-rules.json")
+    return folder
+
+
 #: The games of a small test manifest (no names files: every collection code is undeclared).
 GAMES = [{"id": "ahlcg", "name": "아컴호러 카드게임"}, {"id": "eh", "name": "엘드리치 호러"}]
 
