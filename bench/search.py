@@ -412,6 +412,12 @@ def unreachable(corpus: Corpus, queries: Sequence[Query]) -> list[Query]:
     return [q for q in queries if not q.phrases and not any(corpus.get(i) for i in q.ids)]
 
 
+def _shown(path: Path) -> str:
+    """`path` as the command line would name it from the project's folder."""
+    path = path.resolve()
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=ROOT / "data")
@@ -529,7 +535,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(check)
     if args.record:
         command = "python -m bench.search" + (
-            f" --queries {args.queries.relative_to(ROOT)}" if args.queries != QUERIES else "") + (
+            f" --queries {_shown(args.queries)}" if args.queries != QUERIES else "") + (
             " --no-http" if args.no_http else "")
         print("recorded in", figures.record(f"search: {args.queries.name}", figures.Table(
             title=f"Search quality and speed: {args.queries.name}", command=command,
