@@ -6,7 +6,8 @@ result limits bound them all. The Python modules read `CONTRACT` (`CONTRACT.rera
 `client_index.index` ships it whole (`shipped()`, every field of every section, no list of
 names to keep), and static/engine.js reads every number and list from the index it loads.
 Change a value here and both engines follow; `tests/test_client_parity.py` and the stage
-traces in `tests/cases/` check that they still agree.
+traces in `tests/cases/` check that they still agree (after an intended change, `python -m
+scripts.query_cases` rewrites the traces, which record what the server did).
 
 To extend it (a new stage, another script's rules): add a field or a section; the JS reads it
 as `index.contract.<section>.<field>`, and `python -m scripts.query_cases` rewrites
