@@ -59,3 +59,11 @@ def test_index_builds_once_and_says_what_it_holds(tmp_path: Path) -> None:
     assert (tmp_path / "index" / "CORPUS_VERSION").is_file()
     again = _run("-m", "app", "index", env=env)
     assert again.returncode == 0 and again.stdout == first.stdout
+
+
+def test_a_wildcard_host_the_guard_cannot_use_stops_the_start_with_its_name() -> None:
+    broken = _run("-m", "app", "check", env={"RULES_ALLOWED_HOSTS": "lan,rules*.example.org"})
+    assert broken.returncode == 2
+    assert broken.stderr.startswith("룰사전: RULES_ALLOWED_HOSTS:")
+    assert "*.example.org" in broken.stderr
+    assert "Traceback" not in broken.stderr

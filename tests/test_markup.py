@@ -164,3 +164,15 @@ def test_a_plain_line_after_a_list_item_is_a_paragraph_of_its_own() -> None:
     # Indented lines stay inside their item; a list after a list stays one list.
     nested = render("- 하나\n  이어짐\n- 둘", _resolver)
     assert nested.html.count("<li>") == 2 and "<p>" not in nested.html
+
+
+def test_a_paragraph_that_is_only_links_is_marked_as_a_list_of_them() -> None:
+    # `관련된 주제: 길, 칸`: its links are tap targets of their own (the stylesheet sizes them);
+    # a link inside a sentence stays a word of it.
+    related = render("관련된 주제: [길](#Known), [칸](#Known)", _resolver).html
+    assert related.startswith('<p class="links">관련된 주제: <a ')
+    dotted = render("참조: [길](#Known) · [칸](#Known)", _resolver).html
+    assert dotted.startswith('<p class="links">')
+    for sentence in ("이 규칙은 [길](#Known)을 봅니다.",
+                     "관련된 주제: [길](#Known) (16페이지), [칸](#Known)"):
+        assert render(sentence, _resolver).html.startswith("<p>"), sentence

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
-from app.corpus.normalize import compact
 from app.render.icons import IconSet
 
 _ENGLISH_ID = re.compile(r"[A-Z][A-Za-z0-9_ ]*")
@@ -215,19 +214,6 @@ class Corpus:
 
     def get(self, entry_id: str) -> Entry | None:
         return self.entries.get(entry_id)
-
-    @cached_property
-    def _titles(self) -> dict[str, str]:
-        found: dict[str, str] = {}
-        # Reading order with real entries first: "틈새 공격" means the rule, not a pointer.
-        for entry in sorted(self, key=lambda e: (e.placeholder, e.order)):
-            found.setdefault(compact(entry.title), entry.id)
-        return found
-
-    def by_title(self, title: str) -> Entry | None:
-        """The entry titled `title` (spacing and case ignored), preferring real entries."""
-        entry_id = self._titles.get(compact(title))
-        return self.entries[entry_id] if entry_id is not None else None
 
     def source(self, source_id: str) -> Source | None:
         return next((s for s in self.sources if s.id == source_id), None)

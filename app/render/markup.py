@@ -183,6 +183,38 @@ def _anchor_steps(state: StateCore) -> None:
             token.attrSet("id", anchor)
 
 
+#: What may stand between the links of a paragraph that is only a list of links: a short label
+#: before the first (`관련된 주제:`), commas and middle dots.
+_LIST_LABEL = re.compile(r"\s*(?:[^,:.!?]{1,24}:)?\s*")
+_LIST_SEPARATOR = re.compile(r"\s*[,·]?\s*")
+
+
+def _mark_link_lists(state: StateCore) -> None:
+    """Give a paragraph that is only a list of links (`관련된 주제: 길, 칸`) the class `links`:
+    its links are tap targets of their own, not words in a sentence (the stylesheet sizes
+    them)."""
+    tokens = state.tokens
+    for i, token in enumerate(tokens[:-1]):
+        inline = tokens[i + 1]
+        if token.type != "paragraph_open" or inline.type != "inline" or not inline.children:
+            continue
+        depth, links, plain = 0, 0, True
+        for child in inline.children:
+            if child.type == "link_open":
+                depth += 1
+                links += 1
+            elif child.type == "link_close":
+                depth -= 1
+            elif depth == 0:
+                pattern = _LIST_LABEL if links == 0 else _LIST_SEPARATOR
+                if child.type not in ("text", "softbreak") or not pattern.fullmatch(
+                        child.content):
+                    plain = False
+                    break
+        if plain and links:
+            token.attrSet("class", "links")
+
+
 class _Renderer(RendererHTML):
     """HTML for the custom tokens; link hrefs come from the resolver in `env`."""
 
@@ -260,6 +292,7 @@ def _make_parser() -> MarkdownIt:
     md.inline.ruler.before("link", "allowed_tag", _allowed_tag_rule)
     md.core.ruler.push("balance_tags", _balance_tags)
     md.core.ruler.push("anchor_steps", _anchor_steps)
+    md.core.ruler.push("mark_link_lists", _mark_link_lists)
     md.renderer = _Renderer(md)
     return md
 

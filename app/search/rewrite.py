@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 
+from app.corpus.lookup import merged_terms
 from app.corpus.models import Corpus
 from app.search import analysis
 from app.search.contract import CONTRACT, Budget
@@ -83,8 +84,8 @@ class Rewriter:
         forms that name a game → (game id,) (`name_keys`)."""
         self._names = dict(names or {})
         #: game → compact variant → official terms; None (no game filter) → every game's.
-        self._tables = _with_merged(synonyms)
-        self._related = _with_merged(related or {})
+        self._tables = merged_terms(synonyms)
+        self._related = merged_terms(related or {})
         # Near misses are looked for among long Hangul variants only: a two-syllable loanword
         # one edit away from a Korean word (서지, 서리) is a different word, not a spelling.
         self._near: dict[str | None, Vocabulary] = {
@@ -171,21 +172,6 @@ class Rewriter:
         if not synonyms and not joined and game_named is None:
             return Rewrite(text)
         return Rewrite(" ".join(out), tuple(synonyms), game_named, tuple(joined))
-
-
-def _with_merged(tables: Mapping[str, Mapping[str, tuple[str, ...]]],
-                 ) -> dict[str | None, Mapping[str, tuple[str, ...]]]:
-    """The tables per game, and under None all of them merged. Without a game filter, a word
-    two games' files both list means what the first declared game says (서지 → 급증, not
-    also 괴물 급증): a longer variant (몬스터 서지) still reaches the other game's term, and the
-    game filter reaches all of them."""
-    merged: dict[str, tuple[str, ...]] = {}
-    for table in tables.values():
-        for key, terms in table.items():
-            merged.setdefault(key, terms)
-    out: dict[str | None, Mapping[str, tuple[str, ...]]] = dict(tables.items())
-    out[None] = merged
-    return out
 
 
 def _synonym_at(words: Sequence[str], start: int, table: Mapping[str, tuple[str, ...]],

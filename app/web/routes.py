@@ -16,6 +16,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.corpus.collections import format_owned
+from app.corpus.lookup import named
 from app.errors import AppError
 from app.search import client_index
 from app.urls import Urls
@@ -100,10 +101,13 @@ def entry_page(request: Request, entry_id: str) -> Response:
     if entry_id not in lib.corpus.entries:
         if entry_id.endswith("/"):  # ids may hold "/", so this route also sees "/rules/X/"
             return trailing_slash(request, "rules/" + entry_id)
-        # Readable links for forums: /rules/틈새 공격 lands on /rules/Attack_of_Opportunity.
-        titled = lib.corpus.by_title(entry_id)
-        if titled is not None:
-            return RedirectResponse(urls.entry(titled.id), status_code=301)
+        # Links as forums and people write them (/rules/틈새+공격, /rules/attack-of-opportunity,
+        # /rules/서지) land on the entry they name, or ask which one (app.corpus.lookup).
+        found = named(lib.corpus, entry_id)
+        if len(found) == 1:
+            return RedirectResponse(urls.entry(found[0]), status_code=301)
+        if found:
+            return _chooser(request, entry_id, found)
     data = context.entry_context(lib.corpus, entry_id, urls, _owned(request))
     return _page(request, "entry.html", data, urls.entry(entry_id))
 
@@ -136,11 +140,17 @@ def go(request: Request, text: str) -> Response:
     lib, urls = _library(request), _urls(request)
     targets = search_context.go_targets(lib.corpus, lib.index, text)
     if len(targets) > 1:  # a tie: the player chooses, the site does not guess
-        data = search_context.chooser_context(lib.corpus, urls, text, targets)
-        return _page(request, "go.html", data, urls.go(text))
+        return _chooser(request, text, targets)
     location = (urls.entry(targets[0]) if targets
                 else urls.search(search_context.clean_query(text)))
     return RedirectResponse(location, status_code=302)
+
+
+def _chooser(request: Request, text: str, ids: tuple[str, ...] | list[str]) -> Response:
+    """The page that asks which of several entries `text` meant (each with game and place)."""
+    urls = _urls(request)
+    data = search_context.chooser_context(_library(request).corpus, urls, text, list(ids))
+    return _page(request, "go.html", data, urls.go(text))
 
 
 #: The hidden field the settings form sends: a body without it (empty, or from another form)

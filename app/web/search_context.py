@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from app.corpus.collections import is_hidden
 from app.corpus.hangul import choseong, with_particle
+from app.corpus.lookup import named
 from app.corpus.models import Corpus
 from app.corpus.normalize import compact
 from app.errors import AppError
@@ -214,10 +215,15 @@ def go_targets(corpus: Corpus, index: SearchIndex, text: str) -> list[str]:
     best matches tie (the same title in both games, or two titles with those initials), or
     none (then the search page).
 
-    Beyond doubt means: the title equals the text (spacing ignored), or the text is exactly
-    the title's initial consonants, or the title suggestion and the top search result agree.
-    Within one game, the same title in two books opens the first book's (the reference).
+    Beyond doubt means: the text names entries as a link would (`lookup.named`: an id in any
+    case, a title or English name, a players' word for one official term: `클루`, `AoO`), or
+    it is exactly a title's initial consonants, or the title suggestion and the top search
+    result agree. Within one game, the same title in two books opens the first book's (the
+    reference).
     """
+    found = named(corpus, text)
+    if found:
+        return list(found)
     query = clean_query(text.replace("_", " "))
     if not query:
         return []

@@ -28,6 +28,7 @@ from app.errors import DataError
 from app.logs import log_config
 from app.settings import Settings
 from app.urls import Urls
+from app.web.hosts import LAN
 from app.web.protocol import BoundedHttpToolsProtocol
 from app.web.state import load_library
 
@@ -90,7 +91,9 @@ def serve(settings: Settings) -> int:
 def _announce(settings: Settings) -> None:
     # A request for any other host gets 400: the line an admin looks for when a phone on the
     # LAN cannot open the page.
-    log.info("answering for hosts %s (RULES_ALLOWED_HOSTS)", ", ".join(settings.host_patterns()))
+    hosts = [f"{LAN} (this box's names and local-network addresses)" if p == LAN else p
+             for p in settings.host_patterns()]
+    log.info("answering for hosts %s (RULES_ALLOWED_HOSTS)", ", ".join(hosts))
 
 
 class _Snapshots:

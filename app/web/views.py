@@ -438,6 +438,8 @@ class ErrorBody(View):
 
     status: int
     message: str
+    #: What the reader can do about it (a refused host: the setting that lets it in).
+    hint: str | None = None
     suggestions: list[TitleMatch] | None = None
 
 
