@@ -224,6 +224,18 @@ class EntryPage(View):
     not_owned: bool
     settings_url: str
 
+    # Marked deprecated in the schema only: pydantic's own `deprecated=` warns on every read,
+    # and the JSON encoder reads it for every answer.
+    @computed_field(  # type: ignore[prop-decorator]
+        description="Deprecated: the old name of collection_codes (renamed 2026-12-01), kept "
+                    "for clients that read it; it will be removed in a later release.",
+        json_schema_extra={"deprecated": True})
+    @property
+    def cycles(self) -> list[str]:
+        """The old name of `collection_codes`: a stable field of the entry contract may not
+        vanish without notice."""
+        return self.collection_codes
+
 
 # --- Home and timing -------------------------------------------------------------------------
 
