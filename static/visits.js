@@ -3,13 +3,12 @@
 // served, marks what changed after that date: every element with a `data-changed` date later
 // than the remembered one gets the class `changed-since` and its `.visit-mark` shown. The
 // marks stay until the player clears them or the next data arrives. Works offline and on the
-// static export (pages carry the dates; the script reads nothing else). `RulesVisits` in the
-// browser, `module.exports` in Node (tests/test_visits.py).
-(function (root, factory) {
-  "use strict";
-  if (typeof module === "object" && module.exports) module.exports = factory();
-  else root.RulesVisits = factory();
-})(this, function () {
+// static export (pages carry the dates; the script reads nothing else). A plain script: it
+// defines the global `RulesVisits` (tests/test_visits.py loads it in Node the same way).
+"use strict";
+/* exported RulesVisits */
+
+var RulesVisits = (function () {
   "use strict";
 
   /**
@@ -72,7 +71,7 @@
       if (el === html || !isNew(el.getAttribute("data-changed"), visit)) return;
       el.classList.add("changed-since");
       marked += 1;
-      var mark = el.querySelector(".visit-mark");
+      var mark = /** @type {HTMLElement | null} */ (el.querySelector(".visit-mark"));
       if (mark) mark.hidden = false;
     });
     Array.prototype.forEach.call(doc.querySelectorAll("[data-visit-note]"), function (/** @type {HTMLElement} */ note) {
@@ -83,8 +82,8 @@
         save(cleared(visit));
         Array.prototype.forEach.call(doc.querySelectorAll(".changed-since"), function (/** @type {Element} */ el) {
           el.classList.remove("changed-since");
-          var mark = el.querySelector(".visit-mark");
-          if (mark) /** @type {HTMLElement} */ (mark).hidden = true;
+          var mark = /** @type {HTMLElement | null} */ (el.querySelector(".visit-mark"));
+          if (mark) mark.hidden = true;
         });
         Array.prototype.forEach.call(doc.querySelectorAll("[data-visit-note]"), function (/** @type {HTMLElement} */ note) {
           note.hidden = true;
@@ -99,4 +98,4 @@
     run(document, storage);
   }
   return { advance: advance, isNew: isNew, cleared: cleared, run: run };
-});
+})();

@@ -65,8 +65,8 @@ def test_related_topic_lines_link_to_entries(corpus: Corpus) -> None:
     assert {"길", "칸"} <= targets
 
 
-def test_cycles_are_kept(corpus: Corpus) -> None:
-    assert corpus.entries["Bonded"].cycles == ("tcu", "tde")
+def test_collections_are_kept(corpus: Corpus) -> None:
+    assert corpus.entries["Bonded"].collections == ("tcu", "tde")
 
 
 def test_links_and_backlinks_agree(corpus: Corpus) -> None:

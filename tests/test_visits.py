@@ -11,8 +11,10 @@ from tests.conftest import ROOT
 from tests.enginejs import node
 
 SCRIPT = """
-const V = require(process.argv[1]);
-const cases = JSON.parse(require("fs").readFileSync(0, "utf-8"));
+const fs = require("fs");
+require("vm").runInThisContext(fs.readFileSync(process.argv[1], "utf-8"));
+const V = globalThis.RulesVisits;
+const cases = JSON.parse(fs.readFileSync(0, "utf-8"));
 process.stdout.write(JSON.stringify(cases.map(([stored, current, changed]) => {
   const visit = V.advance(stored, current);
   return {visit, marked: changed.filter((c) => V.isNew(c, visit)), cleared: V.cleared(visit)};

@@ -235,7 +235,7 @@ def _source_warnings(spec: SourceSpec, game: GameSpec, raws: list[RawEntry]) -> 
     declared = {c.code for c in game.collections}
     unknown: dict[str, list[RawEntry]] = defaultdict(list)
     for raw in raws:
-        for code in raw.cycles:
+        for code in raw.collections:
             if code not in declared:
                 unknown[code].append(raw)
     for code, tagged in unknown.items():
@@ -378,7 +378,7 @@ def _freeze(
             text=rendered.text,
             html=rendered.html,
             title_html=title.html,
-            cycles=draft.raw.cycles,
+            collections=draft.raw.collections,
             links_to=tuple(t for t in rendered.links if t != entry_id),
             linked_from=tuple(backlinks.get(entry_id, ())),
             table=None,
@@ -419,8 +419,8 @@ def _unpaired_surrogate(raw: RawEntry) -> str:
     JSON can spell one (`\\ud800`); no UTF-8 page or answer can carry it.
     """
     cells = [cell.text for row in raw.table or () for cell in row.cells]
-    fields = {"id": raw.id, "title": raw.title, "text": raw.body, "cycle": " ".join(raw.cycles),
-              "table": " ".join(cells)}
+    fields = {"id": raw.id, "title": raw.title, "text": raw.body,
+              "cycle": " ".join(raw.collections), "table": " ".join(cells)}
     for name, value in fields.items():
         found = _SURROGATE.search(value)
         if found:

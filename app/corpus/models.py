@@ -125,7 +125,7 @@ class TableCell:
 
 
 @dataclass(frozen=True)
-class TableRow:
+class RawTableRow:
     """One row; an empty row is a spacer between phases."""
 
     cells: tuple[TableCell, ...]
@@ -144,8 +144,8 @@ class RawEntry:
     title: str
     parent: str | None
     body: str
-    cycles: tuple[str, ...] = ()
-    table: tuple[TableRow, ...] | None = None
+    collections: tuple[str, ...] = ()
+    table: tuple[RawTableRow, ...] | None = None
     #: Where the entry came from, for messages ("line 753", "[12].rules[3]").
     location: str = ""
     #: Fields of the node the parser does not use (a newer format's), for `check`.
@@ -182,7 +182,7 @@ class Entry:
     html: str
     #: The title rendered (titles may carry icons such as `[per_investigator]`).
     title_html: str
-    cycles: tuple[str, ...]
+    collections: tuple[str, ...]
     links_to: tuple[str, ...]
     linked_from: tuple[str, ...]
     table: tuple[TableRowView, ...] | None
@@ -248,7 +248,7 @@ class Corpus:
         """
         declared = [c for g in self.games for c in g.collections]
         known = {c.code for c in declared}
-        used = dict.fromkeys(code for entry in self for code in entry.cycles)
+        used = dict.fromkeys(code for entry in self for code in entry.collections)
         extra = [Collection(code, code, code, declared=False) for code in used
                  if code not in known]
         return (*declared, *extra)
@@ -256,7 +256,7 @@ class Corpus:
     @cached_property
     def tagged_collections(self) -> tuple[Collection, ...]:
         """The collections rules are tagged with: the ones a player can choose among."""
-        used = {code for entry in self for code in entry.cycles}
+        used = {code for entry in self for code in entry.collections}
         return tuple(c for c in self.collections if c.code in used)
 
     @cached_property

@@ -30,7 +30,7 @@ from whoosh.filedb.filestore import RamStorage
 from whoosh.filedb.structfile import BufferFile
 
 from app.corpus.models import Corpus
-from app.search import analysis
+from app.search import analysis, contract
 from app.search.documents import Document, documents
 
 __all__ = ["ANALYSIS_VERSION", "FIELDS", "Attachment", "attached", "build_index",
@@ -38,8 +38,9 @@ __all__ = ["ANALYSIS_VERSION", "FIELDS", "Attachment", "attached", "build_index"
 
 log = logging.getLogger(__name__)
 
-#: Bump when the analysis or the schema changes: indexes built before are rebuilt.
-ANALYSIS_VERSION = "13"
+#: Derived, never typed: a hash of the contract, the analysis tables and the code that makes
+#: the tokens (`contract.digest`). Indexes built under another version are rebuilt.
+ANALYSIS_VERSION = contract.digest(analysis.client_tables())
 _STAMP = "CORPUS_VERSION"
 FIELDS = ("title_w", "title_bg", "body_w", "body_bg", "alias")
 

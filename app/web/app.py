@@ -17,6 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
 from app.errors import AppError
+from app.search.index import ANALYSIS_VERSION
 from app.settings import Settings
 from app.urls import Urls
 from app.web.admission import AdmissionMiddleware, Gate
@@ -120,8 +121,9 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
 
 
 def _code_version(assets: Assets) -> str:
-    """A hash of the templates and static files: pages change when these do."""
-    digest = hashlib.sha256(assets.version().encode())
+    """A hash of the templates, the static files and the search's analysis version: pages
+    (and the service worker, which keeps the client index) change when these do."""
+    digest = hashlib.sha256(assets.version().encode() + ANALYSIS_VERSION.encode())
     for path in sorted(TEMPLATES.glob("*.*")):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:10]

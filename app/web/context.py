@@ -121,7 +121,7 @@ def source_context(
     if source is None:
         raise AppError(404, f"'{source_id}' 자료를 찾을 수 없습니다.")
     entries = [corpus.entries[i] for i in source.entry_ids]
-    hidden = [e for e in entries if is_hidden(e.cycles, owned)]
+    hidden = [e for e in entries if is_hidden(e.collections, owned)]
     shown = _Visible(frozenset(e.id for e in hidden))
     tops = [e for e in entries if e.parent is None and shown(e)]
     units = list(tops)
@@ -149,7 +149,7 @@ def source_context(
         contents=[_tree(corpus, t, urls, leaf=False, shown=shown, changed=changed)
                   for t in tops],
         hidden=[HiddenRef.of(e, urls, collections=[corpus.collection(c).name
-                                                   for c in e.cycles])
+                                                   for c in e.collections])
                 for e in hidden],
         # Hidden rules take their sub-rules with them out of the indexes.
         shown_count=sum(1 for e in entries if not _hidden_within(corpus, e, shown)),
@@ -229,7 +229,7 @@ def entry_context(
         html=entry.html,
         links_to=list(entry.links_to),
         linked_from=list(entry.linked_from),
-        cycles=list(entry.cycles),
+        collection_codes=list(entry.collections),
         # What the page adds to the contract: names, URLs and the rendered sub-sections.
         lang=entry.lang,
         translations=_translations(corpus, entry, urls),
@@ -250,7 +250,7 @@ def entry_context(
         long_title=len(entry.title) > _LONG_TITLE,
         description=_description(corpus, entry, source),
         # A direct link always shows the rule; the page says when it is outside the collection.
-        not_owned=is_hidden(entry.cycles, owned),
+        not_owned=is_hidden(entry.collections, owned),
         settings_url=urls.settings(),
     )
 
@@ -288,7 +288,7 @@ def timing_context(corpus: Corpus, urls: Urls) -> TimingPage:
 
 def _collections(corpus: Corpus, entry: Entry) -> list[CollectionTag]:
     return [CollectionTag(code=c.code, name=c.name, declared=c.declared)
-            for c in map(corpus.collection, entry.cycles)]
+            for c in map(corpus.collection, entry.collections)]
 
 
 def _translations(corpus: Corpus, entry: Entry, urls: Urls) -> list[Translation]:
@@ -319,7 +319,7 @@ def _tree(
                        # their page.
                        label=summary(entry.title, 90),
                        context=parent.title if parent is not None else None,
-                       collections=[corpus.collection(c).name for c in entry.cycles],
+                       collections=[corpus.collection(c).name for c in entry.collections],
                        changed=(changed or {}).get(entry.id))
 
 

@@ -203,7 +203,7 @@ class EntryPage(View):
     html: str
     links_to: list[str]
     linked_from: list[str]
-    cycles: list[str]
+    collection_codes: list[str]
     lang: str
     translations: list[Translation]
     title_html: str
@@ -227,6 +227,18 @@ class EntryPage(View):
     settings_url: str
     #: When it was added and last changed, with a link to its history (None: no history).
     history: EntryHistoryLine | None = None
+
+    # Marked deprecated in the schema only: pydantic's own `deprecated=` warns on every read,
+    # and the JSON encoder reads it for every answer.
+    @computed_field(  # type: ignore[prop-decorator]
+        description="Deprecated: the old name of collection_codes (renamed 2026-12-01), kept "
+                    "for clients that read it; it will be removed in a later release.",
+        json_schema_extra={"deprecated": True})
+    @property
+    def cycles(self) -> list[str]:
+        """The old name of `collection_codes`: a stable field of the entry contract may not
+        vanish without notice."""
+        return self.collection_codes
 
 
 # --- History and changes ---------------------------------------------------------------------
@@ -697,14 +709,13 @@ class ClientIndex(View):
     """The browser engine's index (`app/search/client_index.py` describes each part): versioned
     with the data and the analysis, so a saved copy is never mixed with newer rules."""
 
-    format: int
     version: str
     analysis: str
     games: list[dict[str, str]]
     #: Per document, in docnum order: id, title, url, game, where, order, depth, backlinks,
     #: placeholder; and `see` (a pointer's docnum → its target's).
     docs: dict[str, Any]
-    #: The title forms the engine matches: parts, full, alias, alias_words, words.
+    #: The title forms the engine matches: parts, position, full, alias, alias_words, words.
     titles: dict[str, Any]
     #: Per field, each document's length as Whoosh stores it.
     lengths: dict[str, list[int]]
@@ -716,18 +727,15 @@ class ClientIndex(View):
     related: dict[str, dict[str, list[str]]]
     #: The compact forms a query may name a game by → [game id] (`rewrite.name_keys`).
     game_names: dict[str, list[str]]
-    #: How many jamo edits a word may be from a listed spelling (`rewrite.SPELLING_DISTANCE`).
-    spelling_distance: int
-    #: The analysis tables (particles, endings, jamo, limits), shipped from the Python side.
+    #: The analysis tables (particles, endings, patterns, jamo), shipped from the Python side.
     rules: dict[str, Any]
-    #: The ranking numbers of `app/search/weights.py`, by their names there.
-    weights: dict[str, Any]
+    #: Every value both engines share, by section (`app/search/contract.py`).
+    contract: dict[str, Any]
 
 
 class ClientTexts(View):
     """Each document's text, in the client index's docnum order (body search, snippets)."""
 
-    format: int
     version: str
     analysis: str
     texts: list[str]
