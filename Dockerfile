@@ -56,7 +56,8 @@ ENV PATH=/opt/venv/bin:$PATH \
     RULES_HOST=0.0.0.0 \
     RULES_PORT=8000 \
     RULES_INDEX_DIR=/app/var/index \
-    RULES_STATE_DIR=/app/var/state
+    RULES_STATE_DIR=/app/var/state \
+    RULES_PID_FILE=/tmp/rulesajeon.pid
 
 # Numeric, so Kubernetes' runAsNonRoot can verify it: the "rules" user made above.
 USER 10001:10001

@@ -36,10 +36,12 @@ class AppError(Exception):
     """A request the app answers with an error status (404, 422, …) rather than content."""
 
     def __init__(self, status: int, message: str, *, detail: object | None = None,
-                 headers: dict[str, str] | None = None) -> None:
+                 headers: dict[str, str] | None = None, hint: str = "") -> None:
         self.status = status
         self.message = message
         self.detail = detail
+        #: What the reader can do about it, shown under the message (and sent as JSON).
+        self.hint = hint
         #: Headers the answer must carry (`Allow` on a 405, `Retry-After` on a 503).
         self.headers = dict(headers or {})
         super().__init__(message)

@@ -31,14 +31,18 @@ class Settings(BaseSettings):
     #: workers): the data copy, its index and built answers, and the workers' readiness.
     #: Created 0700; never a shared temporary folder, where cleaners delete old files.
     state_dir: Path = _ROOT / "var" / "state"
+    #: Where `serve` writes its process id (and holds a lock while it runs), so that
+    #: `python -m app data update` can tell it to reload. Default: beside the index folder.
+    pid_file: Path | None = None
     #: Absolute base for canonical and preview links, e.g. https://rules.example.org
     public_base_url: str = ""
     #: Path prefix when served under a sub-path behind a reverse proxy, e.g. /rules-ko
     root_path: str = ""
     card_url_base: str = "https://arkhamdb.com/card/"
     #: Comma-separated host names the app answers for (`Host`, or the forwarded host behind a
-    #: trusted proxy); `*.example.org` covers subdomains, `*` any host. Empty: the host of
-    #: `public_base_url` when set, else the loopback names.
+    #: trusted proxy); `*.example.org` covers subdomains, `*` any host, `lan` this box's names
+    #: and addresses on a local network (`app.web.hosts.lan_host`). The host of
+    #: `public_base_url` is always added; with neither, the loopback names.
     allowed_hosts: str = ""
     #: Comma-separated addresses or networks of reverse proxies whose X-Forwarded-* headers
     #: are believed ("*" for any); empty: none.
@@ -72,6 +76,15 @@ class Settings(BaseSettings):
             raise ValueError("must be an absolute http(s) URL such as https://rules.example.org")
         return value
 
+    @field_validator("allowed_hosts")
+    @classmethod
+    def _host_patterns(cls, value: str) -> str:
+        for pattern in (p.strip() for p in value.split(",")):
+            if "*" in pattern[1:] or (pattern.startswith("*") and pattern != "*"
+                                      and not pattern.startswith("*.")):
+                raise ValueError(f"{pattern!r}: a wildcard must be like *.example.org (or *)")
+        return value
+
     @field_validator("root_path")
     @classmethod
     def _path_prefix(cls, value: str) -> str:
@@ -81,16 +94,19 @@ class Settings(BaseSettings):
             raise ValueError("must be a path prefix such as /rules-ko")
         return value
 
+    @property
+    def pid_path(self) -> Path:
+        """The pid file: `RULES_PID_FILE`, else `server.pid` beside the index folder."""
+        return self.pid_file or self.index_dir.parent / "server.pid"
+
     def host_patterns(self) -> list[str]:
-        """The allowed host patterns, lower-cased, defaults applied."""
+        """The allowed host patterns, lower-cased: the listed ones and the public base URL's
+        host (the app always answers for its own public name), else the loopback names."""
         listed = [h.strip().lower() for h in self.allowed_hosts.split(",") if h.strip()]
-        if listed:
-            return listed
-        if self.public_base_url:
-            host = urlsplit(self.public_base_url).hostname
-            if host:
-                return [f"[{host}]" if ":" in host else host]
-        return list(LOOPBACK_HOSTS)
+        host = urlsplit(self.public_base_url).hostname if self.public_base_url else None
+        public = [f"[{host}]" if ":" in host else host] if host else []
+        found = list(dict.fromkeys([*listed, *public]))
+        return found or list(LOOPBACK_HOSTS)
     log_level: Literal["debug", "info", "warning", "error"] = "info"
     log_format: Literal["text", "json"] = "text"
 

@@ -1,6 +1,6 @@
 """Search benchmark: quality and speed of the project's search against two simple peers.
 
-    .venv/bin/python -m bench.search [--data DIR] [--queries FILE] [--no-http]
+    .venv/bin/python -m bench.search [--data DIR] [--queries FILE] [--no-http] [--record]
 
 Loads the corpus, builds the index in a temporary folder and evaluates the development query
 set (relevance as its "about" says) for the project, a plain substring filter and SQLite FTS5
@@ -11,7 +11,8 @@ odd positions the held-out half, which has targets of its own. Also measures sug
 start-up with a built index and resident memory after 1,000 queries (both in fresh
 subprocesses), and HTTP latency over loopback through `uvicorn app.main:app` when the
 `/api/search` route exists.
-Prints one table. Every loop is bounded; only 127.0.0.1 is contacted.
+Prints one table (with `--record`, also written to docs/figures.md: `bench/figures.py`).
+Every loop is bounded; only 127.0.0.1 is contacted.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ from urllib.parse import urlencode
 from app.corpus.build import load_corpus
 from app.corpus.models import Corpus
 from app.search import SearchIndex
+from app.urls import Urls
+from app.web.state import load_library
+from bench import figures
 from bench.server import running_server
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -261,13 +265,15 @@ def percentile(values: Sequence[float], pct: float) -> float:
     return ordered[min(len(ordered) - 1, round(pct / 100 * (len(ordered) - 1)))]
 
 
+# What a server does at start (`app.web.state.load_library`: the corpus, the index and the
+# rules' history kept with it), then its first search.
 _CHILD = """
 import os, resource, sys, time
 from pathlib import Path
-from app.corpus.build import load_corpus
-from app.search import SearchIndex
+from app.urls import Urls
+from app.web.state import load_library
 data, index_dir, queries = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3:]
-index = SearchIndex.open_or_build(load_corpus(data), index_dir)
+index = load_library(data, index_dir, Urls()).index
 index.search(queries[0])
 print("ANSWER", flush=True)
 for n in range(1000):
@@ -410,12 +416,20 @@ def unreachable(corpus: Corpus, queries: Sequence[Query]) -> list[Query]:
     return [q for q in queries if not q.phrases and not any(corpus.get(i) for i in q.ids)]
 
 
+def _shown(path: Path) -> str:
+    """`path` as the command line would name it from the project's folder."""
+    path = path.resolve()
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=ROOT / "data")
     parser.add_argument("--queries", type=Path, default=QUERIES)
     parser.add_argument("--no-http", action="store_true")
     parser.add_argument("--misses", action="store_true", help="list queries not ranked first")
+    parser.add_argument("--record", action="store_true",
+                        help="write the table to docs/figures.md (bench/figures.py)")
     args = parser.parse_args(argv)
 
     corpus = load_corpus(args.data)
@@ -425,6 +439,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         start = time.perf_counter()
         index = SearchIndex.open_or_build(corpus, index_dir)
         build = time.perf_counter() - start
+        load_library(args.data, index_dir, Urls())  # the start-up row opens what a server opens
         systems: dict[str, Search | None] = {
             "project": project_search(index),
             "substring": substring_peer(corpus),
@@ -504,12 +519,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     width = max(len(r[0]) for r in rows) + 2
     cols = [max(len(n), 14, *(len(r[1][c]) for r in rows)) + 2 for c, n in enumerate(names)]
-    print(f"search bench: {len(corpus)} entries, {len(queries)} queries "
-          f"({len(halves[TUNE])} tune | {len(halves[HELD_OUT])} held-out: even | odd positions "
-          f"inside each category), index built in {build:.2f} s, SQLite {sqlite3.sqlite_version}")
-    print(f"held-out targets (project column, held-out half): MRR@10 ≥ {HELD_OUT_MRR:.2f} overall"
-          + "".join(f", {cat} hit@1 ≥ {goal:.2f}" for cat, goal in HELD_OUT_HIT1.items())
-          + f", no category below {HELD_OUT_CATEGORY_MRR:.2f} MRR@10; {MISS} = target missed")
+    head = [f"search bench: {len(corpus)} entries, {len(queries)} queries "
+            f"({len(halves[TUNE])} tune | {len(halves[HELD_OUT])} held-out: even | odd positions "
+            f"inside each category), index built in {build:.2f} s, "
+            f"SQLite {sqlite3.sqlite_version}",
+            f"held-out targets (project column, held-out half): MRR@10 ≥ {HELD_OUT_MRR:.2f} "
+            "overall" + "".join(f", {cat} hit@1 ≥ {goal:.2f}" for cat, goal in
+                                HELD_OUT_HIT1.items())
+            + f", no category below {HELD_OUT_CATEGORY_MRR:.2f} MRR@10; {MISS} = target missed"]
+    print("\n".join(head))
     print("metric".ljust(width) + "".join(n.rjust(c) for n, c in zip(names, cols, strict=True))
           + "  target")
     print("-" * (width + sum(cols) + 8))
@@ -518,7 +536,17 @@ def main(argv: Sequence[str] | None = None) -> int:
               + ("  " + target if target else ""))
     project = results["project"]
     assert project is not None
-    print("held-out check (project): " + "; ".join(held_out_check(project, cats)))
+    check = "held-out check (project): " + "; ".join(held_out_check(project, cats))
+    print(check)
+    if args.record:
+        command = "python -m bench.search" + (
+            f" --queries {_shown(args.queries)}" if args.queries != QUERIES else "") + (
+            " --no-http" if args.no_http else "")
+        print("recorded in", figures.record(f"search: {args.queries.name}", figures.Table(
+            title=f"Search quality and speed: {args.queries.name}", command=command,
+            columns=["metric", *names, "target"],
+            rows=[[label.strip(), *cells, target] for label, cells, target in rows],
+            notes=[*head, check])).relative_to(ROOT))
     for query in unreachable(corpus, queries):
         print(f"warning: no entry can be relevant to {query.cat} query {query.q!r} "
               "(no phrases, and none of its ids is in the corpus)")

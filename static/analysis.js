@@ -1,268 +1,342 @@
-/* 룰사전 query analysis for the browser engine (static/engine.js): words, particle and ending
- * stripping, bigrams, title forms, 초성, jamo and typo distance — app/search/analysis.py,
- * app/corpus/hangul.py and app/search/fuzzy.py in JavaScript. Every list and pattern comes
- * from the client index's `rules` (generated from the Python constants), never from here;
- * tests/cases/query_analysis.json holds the cases both sides must agree on.
- * A global `RulesAnalysis` in the browser, `module.exports` in Node.
+// @ts-check
+/* 룰사전 browser engine, analysis half: clean, words, particle and ending stripping, bigrams,
+ * title forms, 초성, jamo, typo allowances and corrections (stages 1 and 3 of docs/search.md,
+ * whose table names the Python function of each). Every list, pattern and number comes from
+ * the client index (`rules`: the analysis tables; `contract`: app/search/contract.py), never
+ * from here; the only numbers written below are Unicode arithmetic.
+ * A plain script: it defines the global `RulesAnalysis` (Node loads the three engine files
+ * as scripts too: tests/node/engine.js).
  */
-(function (root, factory) {
-  "use strict";
-  if (typeof module === "object" && module.exports) module.exports = factory();
-  else root.RulesAnalysis = factory();
-})(this, function () {
+"use strict";
+/* exported RulesAnalysis */
+
+var RulesAnalysis = (function () {
   "use strict";
 
-  var BASE = 0xAC00, LAST = 0xD7A3;
-  var FUZZY = 5, EXACT = 0, INITIALS_EXACT = 1, START = 2, PART_START = 3, INSIDE = 4;
+  // Unicode arithmetic: a syllable is BASE + (initial × 21 + medial) × 28 + final.
+  const BASE = 0xAC00, LAST = 0xD7A3, PER_INITIAL = 588, PER_MEDIAL = 28;
+  const LETTER = /\p{L}/u;
+  const HANGUL = /[\uAC00-\uD7A3]/;
+  // eslint-disable-next-line no-control-regex -- ASCII is U+0000 to U+007F
+  const ASCII = /^[\x00-\x7f]*$/;
 
+  /** @template T @param {Record<string, T>} map @param {string} key */
   function has(map, key) { return Object.prototype.hasOwnProperty.call(map, key); }
-  function isSyllable(c) { var n = c.charCodeAt(0); return n >= BASE && n <= LAST; }
+  /** @param {string} c */
+  function isSyllable(c) { const n = c.charCodeAt(0); return n >= BASE && n <= LAST; }
+  /** @param {string} w */
   function isHangul(w) {
     if (!w) return false;
-    for (var i = 0; i < w.length; i++) if (!isSyllable(w.charAt(i))) return false;
+    for (let i = 0; i < w.length; i++) if (!isSyllable(w.charAt(i))) return false;
     return true;
   }
+  /** @param {string} w */
   function isLatin(w) { return /^[A-Za-z]+$/.test(w); }
-  function unique(items) {
-    var seen = dict(), out = [];
-    items.forEach(function (x) { if (!has(seen, x)) { seen[x] = 1; out.push(x); } });
-    return out;
-  }
-  // Maps keyed by words use no prototype: an English word such as "constructor" or
-  // "__proto__" in the data or a query must stay an ordinary key.
+  /** @param {string} w */
+  function isAscii(w) { return ASCII.test(w); }
+  /** @param {string[]} items @returns {string[]} `items` without repeats, first kept. */
+  function unique(items) { return Array.from(new Set(items)); }
+  /** Maps keyed by words have no prototype: "constructor" or "__proto__" stay plain keys.
+   * @template T @returns {Record<string, T>} */
   function dict() { return Object.create(null); }
-  function set(items) { var s = dict(); items.forEach(function (x) { s[x] = 1; }); return s; }
+  /** @param {string[]} items @returns {Record<string, number>} */
+  function set(items) { const s = dict(); items.forEach(function (x) { s[x] = 1; }); return /** @type {Record<string, number>} */ (s); }
+  /** @param {string[]} forms */
   function shortest(forms) {
     return forms.reduce(function (a, b) { return b.length < a.length ? b : a; });
   }
-
-  /* ---- Analysis (app/search/analysis.py, app/corpus/hangul.py), from the index's rules --- */
-  function Analysis(rules) {
-    var self = this;
-    this.r = rules;
-    this.spaces = new RegExp(rules.spaces, "g");
-    this.word = new RegExp(rules.word, "g");
-    this.camel = new RegExp(rules.camel, "g");
-    this.pluralEs = new RegExp(rules.plural_es);
-    this.numbering = new RegExp(rules.numbering);
-    this.appendix = new RegExp(rules.appendix);
-    this.aside = new RegExp(rules.aside, "g");
-    this.alternatives = new RegExp(rules.alternatives, "g");
-    this.particles = set(rules.particles);
-    this.shortStemEndings = set(rules.short_stem_endings);
-    this.suffixSet = set(rules.suffixes);
-    this.light = set(rules.light);
-    this.byLast = dict();
-    rules.suffixes.forEach(function (s) {
-      var last = s.charAt(s.length - 1);
-      (self.byLast[last] = self.byLast[last] || []).push(s);
-    });
-    this.initials = set(rules.choseong.split(""));
+  /** @param {string} a @param {string} b */
+  function compare(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
+  /** The edits of the last [from this many, edits] step `count` reaches, else 0.
+   * @param {number} count @param {[number, number][]} steps */
+  function editsFor(count, steps) {
+    let allowed = 0;
+    steps.forEach(function (step) { if (count >= step[0]) allowed = step[1]; });
+    return allowed;
   }
-  var A = Analysis.prototype;
-  A.normalize = function (t) {
-    return t.normalize("NFC").replace(this.spaces, " ").trim().toLowerCase();
-  };
-  A.compact = function (t) { return this.normalize(t).replace(/ /g, ""); };
-  A.words = function (t) { return this.normalize(t).match(this.word) || []; };
-  A.isFunctionWord = function (w) {
-    if (has(this.suffixSet, w) || has(this.light, w)) return true;
-    if (!isHangul(w)) return false;
-    for (var i = 1; i < w.length; i++) {
-      if (has(this.light, w.slice(0, i)) && has(this.suffixSet, w.slice(i))) return true;
-    }
-    return false;
-  };
-  /* analysis.is_inflected: a verb form (빠지면, 죽거나), never a misspelt term. */
-  A.isInflected = function (w) {
-    if (!isHangul(w)) return false;
-    var ends = this.r.verb_endings;
-    for (var i = 0; i < ends.length; i++) {
-      if (w.length > ends[i].length && w.slice(w.length - ends[i].length) === ends[i]) return true;
-    }
-    return false;
-  };
-  A.englishStem = function (w) {
-    w = w.toLowerCase();
-    var n = w.length;
-    if (n > 4 && /ies$/.test(w)) return w.slice(0, -3) + "y";
-    if (n > 4 && this.pluralEs.test(w)) return w.slice(0, -2);
-    if (n > 3 && /s$/.test(w) && !/(ss|us|is|os)$/.test(w)) return w.slice(0, -1);
-    return w;
-  };
-  A.stripped = function (form) {
-    var out = [], list = this.byLast[form.charAt(form.length - 1)] || [];
-    for (var i = 0; i < list.length; i++) {
-      var s = list[i];
-      if (form.length > s.length && form.slice(-s.length) === s) {
-        var base = form.slice(0, -s.length);
-        if (base.length >= 2 || s.length >= 2 || has(this.particles, s) ||
-            has(this.shortStemEndings, s)) out.push(base);
+
+  class Analysis {
+    /** @param {Rules} rules @param {Contract} contract */
+    constructor(rules, contract) {
+      this.r = rules;
+      this.c = contract;
+      this.spaces = new RegExp(rules.spaces, "g");
+      this.word = new RegExp(rules.word, "g");
+      this.jamoRun = new RegExp("^(?:" + rules.jamo_run + ")$");
+      this.aliasSeparators = new RegExp(rules.alias_separators, "g");
+      this.aliasWord = new RegExp(rules.alias_word, "g");
+      this.numbering = new RegExp(rules.numbering);
+      this.appendix = new RegExp(rules.appendix);
+      this.aside = new RegExp(rules.aside, "g");
+      this.alternatives = new RegExp(rules.alternatives, "g");
+      this.plurals = contract.stems.english_plurals.map(function ([least, pattern, added]) {
+        return /** @type {[number, RegExp, string]} */ ([least, new RegExp(pattern), added]);
+      });
+      this.particles = set(rules.particles);
+      this.shortStemEndings = set(rules.short_stem_endings);
+      this.suffixSet = set(rules.suffixes);
+      this.light = set(rules.light);
+      /** @type {Record<string, string[]>} */
+      this.byLast = dict();
+      rules.suffixes.forEach((s) => {
+        const last = s.charAt(s.length - 1);
+        (this.byLast[last] = this.byLast[last] || []).push(s);
+      });
+      this.initials = set(rules.choseong.split(""));
+      // The blank code points of `clean`, as [first, last] ranges (contract.blank_ranges).
+      /** @type {number[]} */
+      this.blankFirst = [];
+      /** @type {number[]} */
+      this.blankLast = [];
+      let end = 0;
+      for (const [gap, span] of contract.clean.blank_ranges) {
+        const first = end + gap;
+        end = first + span;
+        this.blankFirst.push(first);
+        this.blankLast.push(end);
       }
     }
-    /* analysis.py: the ㅂ of -ㅂ니다, the ㄴ of -ㄴ다 sit in the stem's last syllable. */
-    var n = form.length, jamo = this.r.jamo_endings;
-    for (var e = 0; e < jamo.length; e++) {
-      var tail = jamo[e][0], fin = jamo[e][1], only = jamo[e][2], at = n - tail.length - 1;
-      if (at >= 0 && form.slice(-tail.length) === tail && form.charAt(at) !== "습" &&
-          isSyllable(form.charAt(at)) && (!only || only.indexOf(form.charAt(at)) >= 0)) {
-        var code = form.charCodeAt(at) - BASE;
-        if (code % 28 === fin && n >= 3) out.push(form.slice(0, at) + String.fromCharCode(BASE + code - fin));
+
+    /** NFC, lower case, every run of spaces one space. @param {string} t */
+    normalize(t) { return t.normalize("NFC").replace(this.spaces, " ").trim().toLowerCase(); }
+    /** @param {string} t */
+    compact(t) { return this.normalize(t).replace(/ /g, ""); }
+    /** @param {string} t @returns {string[]} */
+    words(t) { return this.normalize(t).match(this.word) || []; }
+
+    /** @param {string} w */
+    isFunctionWord(w) {
+      if (has(this.suffixSet, w) || has(this.light, w)) return true;
+      if (!isHangul(w)) return false;
+      for (let i = 1; i < w.length; i++) {
+        if (has(this.light, w.slice(0, i)) && has(this.suffixSet, w.slice(i))) return true;
       }
+      return false;
     }
-    /* A merged -아/-어 form (세워서 → 세우, 버렸다 → 버리): analysis.py `_unmerged`. */
-    var r = this.r;
-    for (var m = 0; m < r.after_merged.length; m++) this.restore(form, r.after_merged[m], 0, out);
-    for (var p = 0; p < r.after_past.length; p++) this.restore(form, r.after_past[p], r.ss_final, out);
-    return out;
-  };
-  A.restore = function (form, suffix, fin, out) {
-    var n = form.length, k = suffix.length;
-    if (n <= k || form.slice(-k) !== suffix || !isSyllable(form.charAt(n - k - 1))) return;
-    var code = form.charCodeAt(n - k - 1) - BASE, vowel = Math.floor((code % 588) / 28);
-    var to = this.r.contracted[String(vowel)];
-    // analysis._restore: in the past, ㅏ ㅓ ㅐ ㅔ keep their vowel (만났다면 → 만나).
-    if (to === undefined && fin === this.r.ss_final && this.r.past_same_vowel.indexOf(vowel) >= 0) to = vowel;
-    if (code % 28 !== fin || to === undefined) return;
-    out.push(form.slice(0, n - k - 1) + String.fromCharCode(BASE + code - code % 588 + to * 28));
-  };
-  A.variants = function (word) {
-    if (!isHangul(word)) return [isLatin(word) ? this.englishStem(word) : word];
-    var found = [word], frontier = [word];
-    for (var pass = 0; pass < 2; pass++) {
-      var next = [];
-      for (var i = 0; i < frontier.length; i++) {
-        var bases = this.stripped(frontier[i]);
-        for (var j = 0; j < bases.length; j++) {
-          if (found.indexOf(bases[j]) < 0) { found.push(bases[j]); next.push(bases[j]); }
+    /** A verb form (빠지면, 죽거나), never a misspelt term. @param {string} w */
+    isInflected(w) {
+      return isHangul(w) && this.r.verb_endings.some(function (e) {
+        return w.length > e.length && w.slice(w.length - e.length) === e;
+      });
+    }
+    /** @param {string} word */
+    englishStem(word) {
+      const w = word.toLowerCase();
+      for (const [least, pattern, added] of this.plurals) {
+        const found = w.length >= least ? pattern.exec(w) : null;
+        if (found) return found[1] + added;
+      }
+      return w;
+    }
+    /** Each stem left after removing one known suffix from `form`. @param {string} form */
+    stripped(form) {
+      const out = [], list = this.byLast[form.charAt(form.length - 1)] || [], st = this.c.stems;
+      for (const s of list) {
+        if (form.length > s.length && form.slice(-s.length) === s) {
+          const base = form.slice(0, -s.length);
+          if (base.length >= st.short_ending_stem || s.length > 1 || has(this.particles, s) ||
+              has(this.shortStemEndings, s)) out.push(base);
         }
       }
-      frontier = next;
+      // The ㅂ of -ㅂ니다 and the ㄴ of -ㄴ다 sit in the stem's last syllable.
+      const n = form.length;
+      for (const [tail, fin, only] of this.r.jamo_endings) {
+        const at = n - tail.length - 1;
+        if (at >= 0 && form.slice(-tail.length) === tail &&
+            form.charAt(at) !== st.jamo_ending_not_after && isSyllable(form.charAt(at)) &&
+            (!only || only.indexOf(form.charAt(at)) >= 0)) {
+          const code = form.charCodeAt(at) - BASE;
+          if (code % PER_MEDIAL === fin && n >= st.jamo_ending_min) {
+            out.push(form.slice(0, at) + String.fromCharCode(BASE + code - fin));
+          }
+        }
+      }
+      // A merged -아/-어 form (세워서 → 세우, 버렸다 → 버리).
+      for (const suffix of this.r.after_merged) this.restore(form, suffix, 0, out);
+      for (const suffix of this.r.after_past) this.restore(form, suffix, this.r.ss_final, out);
+      return out;
     }
-    return found;
-  };
-  /* `variants` remembered per word, for deriving the body postings from the corpus (whose
-   * words repeat): bounded by the corpus's vocabulary. Queries use `variants` itself. */
-  A.memoised = function () {
-    var self = this, memo = new Map(), copy = Object.create(this);
-    copy.variants = function (w) {
-      var found = memo.get(w);
-      if (!found) { found = self.variants(w); memo.set(w, found); }
+    /** @param {string} form @param {string} suffix @param {number} fin @param {string[]} out */
+    restore(form, suffix, fin, out) {
+      const n = form.length, k = suffix.length;
+      if (n <= k || form.slice(-k) !== suffix || !isSyllable(form.charAt(n - k - 1))) return;
+      const code = form.charCodeAt(n - k - 1) - BASE;
+      const vowel = Math.floor((code % PER_INITIAL) / PER_MEDIAL);
+      let to = has(this.r.contracted, String(vowel)) ? this.r.contracted[String(vowel)] : -1;
+      // In the past, ㅏ ㅓ ㅐ ㅔ keep their vowel (만났다면 → 만나).
+      if (to < 0 && fin === this.r.ss_final && this.r.past_same_vowel.indexOf(vowel) >= 0) to = vowel;
+      if (code % PER_MEDIAL !== fin || to < 0) return;
+      out.push(form.slice(0, n - k - 1) +
+        String.fromCharCode(BASE + code - code % PER_INITIAL + to * PER_MEDIAL));
+    }
+    /** The word and the stems left after stripping particles and endings.
+     * @param {string} word @returns {string[]} */
+    variants(word) {
+      if (!isHangul(word)) return [isLatin(word) ? this.englishStem(word) : word];
+      const found = [word];
+      let frontier = [word];
+      for (let pass = 0; pass < this.c.stems.passes; pass++) {
+        /** @type {string[]} */
+        const next = [];
+        for (const form of frontier) {
+          for (const base of this.stripped(form)) {
+            if (found.indexOf(base) < 0) { found.push(base); next.push(base); }
+          }
+        }
+        frontier = next;
+      }
       return found;
-    };
-    return copy;
-  };
-  A.looseStems = function (w) {
-    return (this.byLast[w.charAt(w.length - 1)] || []).filter(function (s) {
-      return w.length > s.length && w.slice(-s.length) === s;
-    }).map(function (s) { return w.slice(0, -s.length); });
-  };
-  A.stem = function (w) { return shortest(this.variants(w)); };
-  A.bigrams = function (text) {
-    var s = "", out = [];
-    for (var i = 0; i < text.length; i++) if (isSyllable(text.charAt(i))) s += text.charAt(i);
-    for (i = 0; i + 1 < s.length; i++) out.push(s.slice(i, i + 2));
-    return out;
-  };
-  A.indexWords = function (text) { return this.wordTokens(this.words(text)); };
-  A.indexBigrams = function (text) { return this.bigramTokens(this.words(text)); };
-  /* index_words and index_bigrams from a text's `words` (computed once for both). */
-  A.wordTokens = function (words) {
-    var out = [];
-    for (var i = 0; i < words.length; i++) {
-      var forms = this.variants(words[i]);
-      for (var j = 0; j < forms.length; j++) out.push(forms[j]);
     }
-    return out;
-  };
-  A.bigramTokens = function (words) {
-    var self = this, hangul = words.filter(isHangul);
-    var raw = this.bigrams(hangul.join(""));
-    var seen = new Set(raw);
-    var stems = this.bigrams(hangul.map(function (w) { return self.stem(w); }).join(""));
-    return raw.concat(stems.filter(function (b) { return !seen.has(b); }));
-  };
-  A.titleParts = function (title) {
-    var text = this.normalize(title).replace(this.numbering, "").replace(this.appendix, "");
-    var parts = [text, text.replace(this.aside, " ")];
-    parts = parts.concat(parts[1].split(this.alternatives));
-    var self = this;
-    return unique(parts.map(function (p) { return (p.match(self.word) || []).join(""); })
-      .filter(Boolean));
-  };
-  A.compactTitle = function (t) { return (this.compact(t).match(this.word) || []).join(""); };
-  A.aliasKey = function (text) {
-    var self = this, t = this.normalize(text.replace(/[_\-]+/g, " "));
-    return (t.match(/[a-z]+|[0-9]+/g) || []).map(function (w) { return self.englishStem(w); })
-      .join("");
-  };
-  A.choseong = function (text) {
-    var r = this.r;
-    return text.replace(/[\uAC00-\uD7A3]/g, function (c) {
-      return r.choseong.charAt(Math.floor((c.charCodeAt(0) - BASE) / 588));
-    });
-  };
-  A.decompose = function (text) {
-    var r = this.r, out = "";
-    for (var i = 0; i < text.length; i++) {
-      var c = text.charAt(i);
-      if (!isSyllable(c)) { out += c; continue; }
-      var code = c.charCodeAt(0) - BASE;
-      out += r.choseong.charAt(Math.floor(code / 588)) +
-        r.jungseong.charAt(Math.floor((code % 588) / 28)) + r.jongseong[code % 28];
+    /** This analysis with `variants` remembered per word, for deriving the body postings
+     * from the corpus (whose words repeat): bounded by the corpus's vocabulary. */
+    memoised() {
+      const memo = new Map(), copy = Object.create(this);
+      /** @param {string} w */
+      copy.variants = (w) => {
+        let found = memo.get(w);
+        if (!found) { found = this.variants(w); memo.set(w, found); }
+        return found;
+      };
+      return /** @type {Analysis} */ (copy);
     }
-    return out;
-  };
-  A.isInitials = function (text) {
-    var chars = text.replace(/\s/g, "").split(""), self = this;
-    return chars.length > 0 && chars.every(function (c) { return has(self.initials, c); });
-  };
-  /* fuzzy.max_distance: none for one syllable, one for two, two from three on. */
-  A.maxDistance = function (word) {
-    var syl = 0, letters = 0;
-    for (var i = 0; i < word.length; i++) {
-      var c = word.charAt(i);
-      if (isSyllable(c)) syl++;
-      else if (c.toLowerCase() !== c.toUpperCase() || /[\u3131-\u318E]/.test(c)) letters++;
+    /** @param {string} w */
+    looseStems(w) {
+      return (this.byLast[w.charAt(w.length - 1)] || []).filter(function (s) {
+        return w.length > s.length && w.slice(-s.length) === s;
+      }).map(function (s) { return w.slice(0, -s.length); });
     }
-    if (syl) return syl <= 1 ? 0 : (syl === 2 ? 1 : 2);
-    return letters <= 3 ? 0 : (letters <= 7 ? 1 : 2);
-  };
-  /* fuzzy.prefix_pattern: the source of a regex over compact titles, or null. */
-  A.prefixPattern = function (text) {
-    var chars = text.replace(/\s/g, "").split(""), self = this;
-    if (!chars.length || !chars.every(function (c) {
-      return isSyllable(c) || has(self.initials, c);
-    })) return null;
-    return chars.map(function (c, i) {
-      if (has(self.initials, c)) {
-        var first = BASE + self.r.choseong.indexOf(c) * 588;
-        return "[" + String.fromCharCode(first) + "-" + String.fromCharCode(first + 587) + "]";
+    /** @param {string} w */
+    stem(w) { return shortest(this.variants(w)); }
+    /** @param {string} text */
+    bigrams(text) {
+      let s = "";
+      for (const c of text) if (isSyllable(c)) s += c;
+      const out = [];
+      for (let i = 0; i + 1 < s.length; i++) out.push(s.charAt(i) + s.charAt(i + 1));
+      return out;
+    }
+    /** @param {string} text */
+    indexBigrams(text) { return this.bigramTokens(this.words(text)); }
+    /** index_words from a text's `words`. @param {string[]} words */
+    wordTokens(words) {
+      /** @type {string[]} */
+      const out = [];
+      for (const w of words) for (const form of this.variants(w)) out.push(form);
+      return out;
+    }
+    /** index_bigrams from a text's `words`. @param {string[]} words */
+    bigramTokens(words) {
+      const hangul = words.filter(isHangul);
+      const raw = this.bigrams(hangul.join(""));
+      const seen = new Set(raw);
+      const stems = this.bigrams(hangul.map((w) => this.stem(w)).join(""));
+      return raw.concat(stems.filter(function (b) { return !seen.has(b); }));
+    }
+    /** @param {string} title */
+    titleParts(title) {
+      const text = this.normalize(title).replace(this.numbering, "").replace(this.appendix, "");
+      let parts = [text, text.replace(this.aside, " ")];
+      parts = parts.concat(parts[1].split(this.alternatives));
+      return unique(parts.map((p) => (p.match(this.word) || []).join("")).filter(Boolean));
+    }
+    /** @param {string} t */
+    compactTitle(t) { return (this.compact(t).match(this.word) || []).join(""); }
+    /** @param {string} text */
+    aliasKey(text) {
+      const t = this.normalize(text.replace(this.aliasSeparators, " "));
+      return (t.match(this.aliasWord) || []).map((w) => this.englishStem(w)).join("");
+    }
+    /** @param {string} text */
+    choseong(text) {
+      return text.replace(/[\uAC00-\uD7A3]/g, (c) => {
+        return this.r.choseong.charAt(Math.floor((c.charCodeAt(0) - BASE) / PER_INITIAL));
+      });
+    }
+    /** @param {string} text */
+    decompose(text) {
+      const r = this.r;
+      let out = "";
+      for (const c of text) {
+        if (!isSyllable(c)) { out += c; continue; }
+        const code = c.charCodeAt(0) - BASE;
+        out += r.choseong.charAt(Math.floor(code / PER_INITIAL)) +
+          r.jungseong.charAt(Math.floor((code % PER_INITIAL) / PER_MEDIAL)) +
+          r.jongseong[code % PER_MEDIAL];
       }
-      var code = c.charCodeAt(0);
-      if (i === chars.length - 1 && (code - BASE) % 28 === 0) {
-        return "[" + c + "-" + String.fromCharCode(code + 27) + "]";
+      return out;
+    }
+    /** @param {string} text */
+    isInitials(text) {
+      const chars = text.replace(/\s/g, "").split("");
+      return chars.length > 0 && chars.every((c) => has(this.initials, c));
+    }
+    /** Jamo (or letter) edits a typo in `word` may carry. @param {string} word */
+    maxDistance(word) {
+      let syllables = 0, letters = 0;
+      for (const c of word) {
+        if (isSyllable(c)) syllables++;
+        else if (LETTER.test(c)) letters++;
       }
-      return c;
-    }).join("");
-  };
-  A.clean = function (text) {
-    text = String(text).slice(0, this.r.max_query * 2).normalize("NFC");
-    // query.clean: control, format, surrogate and unassigned characters become spaces.
-    text = text.replace(/[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ud800-\udfff\ue000-\uf8ff]/g, " ");
-    return text.slice(0, this.r.max_query);
-  };
+      const t = this.c.typos;
+      return syllables ? editsFor(syllables, t.hangul_edits) : editsFor(letters, t.letter_edits);
+    }
+    /** The source of a regex over compact titles that `text` starts, or null.
+     * @param {string} text @returns {string | null} */
+    prefixPattern(text) {
+      const chars = text.replace(/\s/g, "").split("");
+      if (!chars.length || !chars.every((c) => isSyllable(c) || has(this.initials, c))) return null;
+      return chars.map((c, i) => {
+        if (has(this.initials, c)) {
+          const first = BASE + this.r.choseong.indexOf(c) * PER_INITIAL;
+          return "[" + String.fromCharCode(first) + "-" +
+            String.fromCharCode(first + PER_INITIAL - 1) + "]";
+        }
+        const code = c.charCodeAt(0);
+        if (i === chars.length - 1 && (code - BASE) % PER_MEDIAL === 0) {
+          return "[" + c + "-" + String.fromCharCode(code + PER_MEDIAL - 1) + "]";
+        }
+        return c;
+      }).join("");
+    }
+    /** True for a code point of the contract's blank categories. @param {number} code */
+    isBlank(code) {
+      let lo = 0, hi = this.blankFirst.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (this.blankFirst[mid] <= code) lo = mid + 1; else hi = mid;
+      }
+      return lo > 0 && code <= this.blankLast[lo - 1];
+    }
+    /** The query as a safe string: its first `read` code points, NFC, blank categories as
+     * spaces, at most `max_query` code points. @param {unknown} text */
+    clean(text) {
+      const c = this.c.clean, read = [];
+      for (const ch of String(text)) {
+        if (read.length >= c.read) break;
+        read.push(ch);
+      }
+      const out = [];
+      for (const ch of read.join("").normalize("NFC")) {
+        if (out.length >= c.max_query) break;
+        out.push(this.isBlank(/** @type {number} */ (ch.codePointAt(0))) ? " " : ch);
+      }
+      return out.join("");
+    }
+  }
 
-  /* Jamo Levenshtein with a cutoff (rapidfuzz's Levenshtein.distance, score_cutoff). */
+  /** Jamo Levenshtein with a cutoff (rapidfuzz's Levenshtein.distance, score_cutoff): the
+   * distance, or cutoff + 1 when it is larger.
+   * @param {string} a @param {string} b @param {number} cutoff */
   function levenshtein(a, b, cutoff) {
     if (Math.abs(a.length - b.length) > cutoff) return cutoff + 1;
-    var prev = [], cur, i, j;
-    for (j = 0; j <= b.length; j++) prev.push(j);
-    for (i = 1; i <= a.length; i++) {
-      cur = [i];
-      var best = i;
-      for (j = 1; j <= b.length; j++) {
-        var v = Math.min(prev[j] + 1, cur[j - 1] + 1,
+    /** @type {number[]} */
+    let prev = [];
+    for (let j = 0; j <= b.length; j++) prev.push(j);
+    for (let i = 1; i <= a.length; i++) {
+      const cur = [i];
+      let best = i;
+      for (let j = 1; j <= b.length; j++) {
+        const v = Math.min(prev[j] + 1, cur[j - 1] + 1,
           prev[j - 1] + (a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1));
         cur.push(v);
         if (v < best) best = v;
@@ -272,68 +346,87 @@
     }
     return prev[b.length];
   }
-  /* Items of `jamo` within `cutoff` of `query`: [distance, index], closest first, `limit`. */
+  /** Items of `jamo` within `cutoff` of `query`: [distance, index], closest first.
+   * @param {string} query @param {string[]} jamo @param {number} cutoff @param {number} limit
+   * @returns {[number, number][]} */
   function closest(query, jamo, cutoff, limit) {
-    var found = [];
-    for (var i = 0; i < jamo.length; i++) {
-      var d = levenshtein(query, jamo[i], cutoff);
+    /** @type {[number, number][]} */
+    const found = [];
+    jamo.forEach(function (item, i) {
+      const d = levenshtein(query, item, cutoff);
       if (d <= cutoff) found.push([d, i]);
-    }
+    });
     found.sort(function (x, y) { return x[0] - y[0] || x[1] - y[1]; });
     return found.slice(0, limit);
   }
 
-  /* fuzzy.Vocabulary: corrections towards `targets` among known `freq` terms. */
-  function Vocabulary(an, freq, targets) {
-    this.an = an;
-    this.freq = freq;
-    this.terms = Object.keys(freq).filter(function (t) { return !targets || has(targets, t); })
-      .sort();
-    this.jamo = this.terms.map(function (t) { return an.decompose(t); });
-    this.longest = this.terms.reduce(function (m, t) { return Math.max(m, t.length); }, 0);
-    this.memo = dict();
+  /** Known terms (with frequencies) and corrections towards `targets`: the terms in
+   * `freq`'s order, which breaks ties among the closest as the server does. */
+  class Vocabulary {
+    /** @param {Analysis} an @param {Record<string, number>} freq
+     * @param {Record<string, number> | null} targets */
+    constructor(an, freq, targets) {
+      this.an = an;
+      this.freq = freq;
+      this.terms = Object.keys(freq).filter(function (t) { return !targets || has(targets, t); });
+      this.jamo = this.terms.map(function (t) { return an.decompose(t); });
+      this.longest = this.terms.reduce(function (m, t) { return Math.max(m, t.length); }, 0);
+      /** @type {Record<string, Correction[]>} */
+      this.memo = dict();
+    }
+    /** @param {string} t */
+    knows(t) { return has(this.freq, t); }
+    /** The closest known terms to `word`, best first. @param {string} word
+     * @param {number} [limit] @returns {Correction[]} */
+    corrections(word, limit) {
+      const t = this.an.c.typos;
+      if (word.length > this.longest + t.length_slack) return [];
+      if (!has(this.memo, word)) this.memo[word] = this.closest(word);
+      return this.memo[word].slice(0, limit === undefined ? t.kept : limit);
+    }
+    /** @param {string} word @returns {Correction[]} */
+    closest(word) {
+      const allowed = this.an.maxDistance(word), t = this.an.c.typos;
+      if (!allowed || !this.terms.length) return [];
+      const hangul = HANGUL.test(word);
+      const best = closest(this.an.decompose(word), this.jamo, allowed, t.candidates)
+        .map((f) => ({ term: this.terms[f[1]], distance: f[0] }))
+        .filter(function (c) {
+          return hangul === HANGUL.test(c.term) &&
+            Math.abs(c.term.length - word.length) <= t.length_slack;
+        });
+      if (!best.length) return [];
+      const least = Math.min.apply(null, best.map(function (c) { return c.distance; }));
+      return best.filter(function (c) { return c.distance === least; }).sort((a, b) => {
+        return ((this.freq[b.term] || 0) - (this.freq[a.term] || 0)) || compare(a.term, b.term);
+      });
+    }
   }
-  Vocabulary.prototype.knows = function (t) { return has(this.freq, t); };
-  Vocabulary.prototype.corrections = function (word, limit) {
-    if (word.length > this.longest + 1) return [];
-    if (!has(this.memo, word)) this.memo[word] = this.closest(word);
-    return this.memo[word].slice(0, limit || 3);
-  };
-  Vocabulary.prototype.closest = function (word) {
-    var allowed = this.an.maxDistance(word), self = this;
-    if (!allowed || !this.terms.length) return [];
-    var hangul = /[\uAC00-\uD7A3]/.test(word);
-    var best = closest(this.an.decompose(word), this.jamo, allowed, 32).map(function (f) {
-      return { term: self.terms[f[1]], distance: f[0] };
-    }).filter(function (c) {
-      return hangul === /[\uAC00-\uD7A3]/.test(c.term) && Math.abs(c.term.length - word.length) <= 1;
-    });
-    if (!best.length) return [];
-    var least = Math.min.apply(null, best.map(function (c) { return c.distance; }));
-    return best.filter(function (c) { return c.distance === least; }).sort(function (a, b) {
-      return ((self.freq[b.term] || 0) - (self.freq[a.term] || 0)) ||
-        (a.term < b.term ? -1 : a.term > b.term ? 1 : 0);
-    }).map(function (c) { return c.term; });
-  };
 
-  function decode(encoded) {
-    var docs = [], tfs = [], doc = -1;
-    encoded.split(",").forEach(function (item) {
-      if (!item) return;
-      var dot = item.indexOf(".");
-      doc += parseInt(dot < 0 ? item : item.slice(0, dot), 36);
+  /** Postings as the client index writes them: [docnums, term frequencies].
+   * @param {string} encoded @param {number} radix @returns {[number[], number[]]} */
+  function decodePostings(encoded, radix) {
+    /** @type {number[]} */
+    const docs = [];
+    /** @type {number[]} */
+    const tfs = [];
+    let doc = -1;
+    for (const item of encoded.split(",")) {
+      if (!item) continue;
+      const dot = item.indexOf(".");
+      doc += parseInt(dot < 0 ? item : item.slice(0, dot), radix);
       docs.push(doc);
-      tfs.push(dot < 0 ? 1 : parseInt(item.slice(dot + 1), 36));
-    });
+      tfs.push(dot < 0 ? 1 : parseInt(item.slice(dot + 1), radix));
+    }
     return [docs, tfs];
   }
 
   return {
     Analysis: Analysis, Vocabulary: Vocabulary, levenshtein: levenshtein, closest: closest,
-    decode: decode,
-    consts: { EXACT: EXACT, INITIALS_EXACT: INITIALS_EXACT, START: START,
-      PART_START: PART_START, INSIDE: INSIDE, FUZZY: FUZZY },
-    helpers: { has: has, isHangul: isHangul, isLatin: isLatin, isSyllable: isSyllable,
-      unique: unique, set: set, dict: dict, shortest: shortest }
+    decodePostings: decodePostings,
+    helpers: { has: has, isHangul: isHangul, isLatin: isLatin, isAscii: isAscii,
+      isSyllable: isSyllable, unique: unique, set: set, dict: dict, shortest: shortest,
+      compare: compare }
   };
-});
+})();
+

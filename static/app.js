@@ -109,6 +109,55 @@
     });
   });
 
+  // Jump bars (the 가나다 bar, /timing's pills) scroll sideways on a phone: a fade and an arrow
+  // show on the side that has more, and the section being read stays marked and in view.
+  Array.prototype.forEach.call(document.querySelectorAll(".jumpbar, .phase-jump"), function (bar) {
+    var list = bar.querySelector("ul");
+    if (!list) return;
+    var links = Array.prototype.filter.call(list.querySelectorAll('a[href^="#"]'), function (a) {
+      return document.getElementById(decodeURIComponent(a.hash.slice(1)));
+    });
+    var current = null;
+    function edges() {
+      var more = [];
+      if (list.scrollLeft > 2) more.push("start");
+      if (list.scrollLeft + list.clientWidth < list.scrollWidth - 2) more.push("end");
+      bar.setAttribute("data-more", more.join(" "));
+    }
+    function reading() {
+      // The last section whose top has passed just below the bar is the one being read.
+      // At the foot of the page, the last section on screen (a short one never reaches the
+      // line).
+      var line = bar.getBoundingClientRect().bottom + 24;
+      var root = document.documentElement;
+      if (window.innerHeight + window.scrollY >= root.scrollHeight - 2) line = window.innerHeight;
+      var found = null;
+      links.forEach(function (a) {
+        var target = document.getElementById(decodeURIComponent(a.hash.slice(1)));
+        if (target && target.getBoundingClientRect().top <= line) found = a;
+      });
+      if (found === current) return;
+      if (current) current.removeAttribute("aria-current");
+      current = found;
+      if (!found) return;
+      found.setAttribute("aria-current", "location");
+      var box = list.getBoundingClientRect(), at = found.getBoundingClientRect();
+      if (at.left < box.left || at.right > box.right) {
+        list.scrollLeft += at.left - box.left - (box.width - at.width) / 2;
+      }
+    }
+    var queued = false;
+    window.addEventListener("scroll", function () {
+      if (queued) return;
+      queued = true;
+      window.requestAnimationFrame(function () { queued = false; reading(); });
+    }, { passive: true });
+    list.addEventListener("scroll", edges, { passive: true });
+    window.addEventListener("resize", edges);
+    edges();
+    reading();
+  });
+
   var banner = document.getElementById("offline-banner");
   function showConnection() {
     if (banner) banner.hidden = navigator.onLine;
@@ -127,13 +176,40 @@
   }
   showSaved();
 
+  // While the service worker saves the reference (after the page has loaded), a small notice
+  // shows how far it has got, then "오프라인 준비 완료" for a few seconds: once per data
+  // version, on the device that saved it.
+  var progress = document.getElementById("offline-progress");
+  var hideTimer = 0;
+  function savedAlready(data) {
+    try { return window.localStorage.getItem(SAVED_KEY) === data; } catch (e) { return false; }
+  }
+  function notify(text, done) {
+    if (!progress) return;
+    progress.textContent = text;
+    progress.hidden = false;
+    progress.classList.toggle("done", done);
+    window.clearTimeout(hideTimer);
+    if (done) hideTimer = window.setTimeout(function () { progress.hidden = true; }, 6000);
+  }
+
   var worker = document.documentElement.getAttribute("data-sw");
   if (worker && "serviceWorker" in navigator) {
     navigator.serviceWorker.addEventListener("message", function (event) {
-      if (!event.data || event.data.type !== "saved") return;
-      try { window.localStorage.setItem(SAVED_KEY, event.data.data); } catch (e) { /* ok */ }
+      var data = event.data;
+      if (!data) return;
+      if (data.type === "saving") {
+        if (!savedAlready(data.data) && data.total) {
+          notify("오프라인 저장 중 " + Math.floor(100 * data.done / data.total) + "%", false);
+        }
+        return;
+      }
+      if (data.type !== "saved") return;
+      var first = !savedAlready(data.data);
+      try { window.localStorage.setItem(SAVED_KEY, data.data); } catch (e) { /* ok */ }
       showSaved();
-      announce("규칙 " + event.data.pages + "쪽을 이 기기에 저장했습니다. 인터넷 없이도 열립니다.");
+      if (first) notify("✓ 오프라인 준비 완료 · 인터넷 없이도 열립니다", true);
+      announce("규칙 " + data.pages + "쪽을 이 기기에 저장했습니다. 인터넷 없이도 열립니다.");
     });
     window.addEventListener("load", function () {
       navigator.serviceWorker.register(worker, {

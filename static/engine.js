@@ -1,427 +1,495 @@
+// @ts-check
 /* 룰사전 browser search engine: the server's search (app/search/) over the client index.
  *
  * Why our own module and not MiniSearch, FlexSearch or lunr: their tokenizers split on spaces
  * (lunr, MiniSearch) or index CJK text character by character (FlexSearch); none strips
  * Korean particles and endings (조사자가 → 조사자), matches 초성 (ㅌㅅㄱㄱ) or corrects typos
  * at the jamo level (틈세 → 틈새), and each ranks with its own scoring rather than the
- * server's title tiers and re-rank. With all of that plugged in, what would be left of a
- * library is a postings map, a few lines here. So this file ports the server's pipeline
- * (clean → synonyms → plan → BM25F → tiers → re-rank → order → snippets; docs/search.md),
- * and reads every rule table, pattern and weight from the index (`app/search/client_index.py`):
- * particle lists, function words, 초성 tables, synonyms and weights are written once, in
- * Python. The body fields' postings are derived from the texts file with the same analysis
- * (`addTexts`); tests/test_client_parity.py checks they equal the server's, and compares
- * rankings over the development queries. Title matching, synonyms, the re-rank features,
- * snippets and suggestions are in static/matching.js.
+ * server's title tiers and re-rank. So this file ports the server's pipeline (clean → rewrite
+ * → plan → lookups and BM25F → tiers → re-rank → order → snippets: docs/search.md, whose table
+ * names the Python and JS function of each stage) and reads every rule table, pattern and
+ * number from the index: `rules` (the analysis tables) and `contract` (app/search/contract.py,
+ * shipped whole). Like lunr and MiniSearch, it refuses an index of another version than the
+ * one its page names. The body fields' postings are derived from the texts file with the same
+ * analysis (`addTexts`). tests/test_search_traces.py checks every stage against the server's
+ * on a tiny corpus, tests/test_client_parity.py the rankings of the development queries.
  *
- * Not ported: Hangul loanwords matched by sound (클루 → clue), the owned-collections
- * demotion, the source filter. A global `RulesEngine` in the browser (after
- * static/analysis.js and static/matching.js), `module.exports` in Node.
+ * Not ported (the parity test names them): Hangul loanwords matched by sound (클루 → clue),
+ * the owned-collections demotion and the source filter. A plain script, loaded after
+ * static/analysis.js and static/matching.js: it defines the global `RulesEngine`.
  */
-(function (root, factory) {
-  "use strict";
-  if (typeof module === "object" && module.exports) {
-    module.exports = factory(require("./analysis.js"), require("./matching.js"));
-  } else root.RulesEngine = factory(root.RulesAnalysis, root.RulesMatching);
-})(this, function (R, M) {
+"use strict";
+/* exported RulesEngine */
+
+var RulesEngine = (function (R, M) {
   "use strict";
 
-  var H = R.helpers, C = R.consts, has = H.has, isHangul = H.isHangul, isLatin = H.isLatin;
-  var unique = H.unique, shortest = H.shortest, dict = H.dict;
-  var BODY = ["body_w", "body_bg"];
+  const H = R.helpers, has = H.has, isHangul = H.isHangul, isLatin = H.isLatin;
+  const shortest = H.shortest, dict = H.dict, compare = H.compare;
+  const S = M.snippets;
+  const BODY = ["body_w", "body_bg"];
 
-  /* A length as the server's index stores it (client_index.stored_length): the first of the
-   * 256 `steps` at or above it. */
+
+  /** A length as the server's index stores it (one byte per field length): the first of
+   * the 256 `steps` at or above it. @param {number[]} steps @param {number} length */
   function storedLength(steps, length) {
-    var lo = 0, hi = steps.length - 1;
+    let lo = 0, hi = steps.length - 1;
     if (length >= steps[hi]) return steps[hi];
     while (lo < hi) {
-      var mid = (lo + hi) >> 1;
+      const mid = (lo + hi) >> 1;
       if (steps[mid] < length) lo = mid + 1; else hi = mid;
     }
     return steps[lo];
   }
 
-  function Engine(index) {
-    if (index.format !== 1) throw new Error("unknown search index format " + index.format);
-    var an = this.an = new R.Analysis(index.rules), self = this, t = index.titles;
-    this.index = index;
-    this.w = index.weights;
-    this.tier = index.weights.TIER;
-    this.docs = index.docs;
-    this.n = index.docs.id.length;
-    this.fields = {};
-    Object.keys(index.postings).forEach(function (f) {
-      self.fields[f] = { raw: index.postings[f], decoded: new Map(), lengths: index.lengths[f] };
-    });
-    this.texts = null;
-    this.titles = t;
-    this.exact = dict();
-    this.full = dict();
-    this.partRows = [];
-    this.partsJamo = [];
-    this.longest = 0;
-    function push(map, key, d) { (has(map, key) ? map[key] : (map[key] = [])).push(d); }
-    t.parts.forEach(function (ps, d) {
-      push(self.full, t.full[d], d);
-      ps.concat(t.alias[d] ? [t.alias[d]] : []).forEach(function (p) {
-        push(self.exact, p, d);
-        self.partRows.push(d);
-        self.partsJamo.push(an.decompose(p));
-      });
-      ps.forEach(function (p) { self.longest = Math.max(self.longest, p.length); });
-    });
-    this.sortKey = t.parts.map(function (ps, d) {
-      return [self.docs.placeholder[d], ps.length ? ps[0].length : 99, self.docs.depth[d],
-        -self.docs.backlinks[d], self.docs.order[d]];
-    });
-    this.titleText = t.full;
-    this.titleForms = t.words.map(function (ws) { return H.set([].concat.apply([], ws)); });
-    this.authority = this.docs.backlinks.map(function (b, d) {
-      return (1 + self.w.AUTHORITY * Math.log1p(b)) * self.docs.weight[d];
-    });
-    this.gamesById = dict();
-    index.games.forEach(function (g, i) { self.gamesById[g.id] = i; });
-    this.setUpSynonyms(index.synonyms, index.related || {}, index.game_names || {},
-                       index.spelling_distance);
-    this.buildVocabularies();
-  }
-  var E = Engine.prototype;
-  Object.keys(M).forEach(function (name) { E[name] = M[name]; });
-
-  /* The body fields, postings and re-rank texts, from each document's text. */
-  E.addTexts = function (data) {
-    var an = this.an.memoised(), self = this;
-    if (data.version !== this.index.version || data.analysis !== this.index.analysis) {
-      throw new Error("texts and index are of different data versions");
-    }
-    BODY.forEach(function (f) { self.fields[f] = { decoded: new Map(), lengths: [] }; });
-    var listMark = new RegExp(this.index.rules.list_mark, "gm");
-    this.flat = [];
-    this.squashed = [];
-    this.rerankText = [];
-    this.rerankLatin = [];
-    this.rerankStarts = [];
-    var sentenceEnd = new RegExp(this.index.rules.sentence_end);
-    var postings = [this.fields.body_w, this.fields.body_bg], steps = this.index.rules.length_steps;
-    data.texts.forEach(function (text, d) {
-      var words = an.words(text), lists = [an.wordTokens(words), an.bigramTokens(words)];
-      for (var f = 0; f < 2; f++) {
-        var field = postings[f], tokens = lists[f];
-        field.lengths.push(storedLength(steps, tokens.length));
-        for (var i = 0; i < tokens.length; i++) {
-          var post = field.decoded.get(tokens[i]);
-          if (!post) { post = [[], []]; field.decoded.set(tokens[i], post); }
-          var last = post[0].length - 1;
-          if (last >= 0 && post[0][last] === d) post[1][last] += 1;
-          else { post[0].push(d); post[1].push(1); }
-        }
+  class Engine {
+    /** The engine over `index`, which must be of the `analysis` version the page names
+     * (`index.ANALYSIS_VERSION` on the server that rendered it).
+     * @param {ClientIndex} index @param {string} analysis */
+    constructor(index, analysis) {
+      if (!index || index.analysis !== analysis) {
+        throw new Error("search index of analysis " + (index && index.analysis) +
+          ", expected " + analysis);
       }
-      /* rank._prepare: one line per sentence (proximity stops at a line break; the passage
-       * feature counts per line), with where each Hangul line starts. */
-      var sentences = text.split(sentenceEnd).map(function (s) { return an.words(s); });
-      var lines = [self.titleText[d]].concat(sentences.map(function (ws) {
-        return ws.filter(function (w) { return !isLatin(w); }).join("");
-      })).filter(Boolean);
-      var starts = [], at = 0;
-      lines.forEach(function (line) { starts.push(at); at += line.length + 1; });
-      self.rerankText.push(lines.join("\n"));
-      self.rerankStarts.push(starts);
-      self.rerankLatin.push([self.titleText[d]].concat(sentences.map(function (ws) {
-        return ws.filter(isLatin).join("");
-      })).join("\n"));
-      self.flat.push(text.replace(listMark, "").replace(/\s+/g, " ").trim());
-      self.squashed.push(text.replace(/\s+/g, "").toLowerCase());
-    });
-    this.texts = data.texts;
-    this.buildVocabularies();
-  };
-
-  E.postings = function (field, term) {
-    var f = this.fields[field];
-    if (!f) return null;
-    var found = f.decoded.get(term);
-    if (found) return found;
-    if (!f.raw || !has(f.raw, term)) return null;
-    found = R.decode(f.raw[term]);
-    f.decoded.set(term, found);
-    return found;
-  };
-
-  /* searcher._vocabularies: known words with document frequencies; corrections lead only to
-   * title words and English names. */
-  E.buildVocabularies = function () {
-    var hangul = dict(), english = dict(), targets = dict(), an = this.an, self = this;
-    ["title_w", "alias", "body_w"].forEach(function (field) {
-      var f = self.fields[field];
-      if (!f) return;
-      var terms = f.raw ? Object.keys(f.raw) : Array.from(f.decoded.keys());
-      terms.forEach(function (term) {
-        var df = self.postings(field, term)[0].length;
-        if (isHangul(term)) hangul[term] = (hangul[term] || 0) + df;
-        else if (isLatin(term)) english[term] = (english[term] || 0) + df;
-        else return;
-        if (field !== "body_w" && term.length >= 2 && !an.isFunctionWord(term)) targets[term] = 1;
+      const an = this.an = new R.Analysis(index.rules, index.contract);
+      this.index = index;
+      this.c = index.contract;
+      this.docs = index.docs;
+      this.n = index.docs.id.length;
+      /** @type {Record<string, Field>} */
+      this.fields = {};
+      Object.keys(index.postings).forEach((f) => {
+        this.fields[f] = { raw: index.postings[f], decoded: new Map(), lengths: index.lengths[f] };
       });
-    });
-    this.hangul = new R.Vocabulary(an, hangul, targets);
-    this.english = new R.Vocabulary(an, english, targets);
-  };
-  E.knows = function (w) { return this.hangul.knows(w) || this.english.knows(w); };
-
-  /* query.make_plan (without loanwords). */
-  E.plan = function (text, correct) {
-    var an = this.an, raw = an.words(text), self = this, jamoRun = /^[ㄱ-ㅎㅏ-ㅣ]+$/;
-    var initials = "";
-    if (raw.some(function (w) { return an.isInitials(w); }) || raw.some(function (w) { return jamoRun.test(w); })) {
-      initials = raw.filter(function (w) { return isHangul(w) || an.isInitials(w); }).join("");
+      /** @type {string[] | null} */
+      this.texts = null;
+      /** @type {string[]} */
+      this.flat = [];
+      /** @type {string[]} */
+      this.squashed = [];
+      this.titles = new M.TitleTable(an, index.titles);
+      this.reranker = new M.Reranker(an, index);
+      /** @type {Record<string, number>} */
+      this.gamesById = dict();
+      index.games.forEach((g, i) => { this.gamesById[g.id] = i; });
+      this.rewriter = new M.Rewriter(an, index.synonyms, index.related, index.game_names,
+        (w) => this.knows(w));
+      /** @type {Vocabulary} */
+      this.hangul = new R.Vocabulary(an, {}, null);
+      /** @type {Vocabulary} */
+      this.english = this.hangul;
+      this.buildVocabularies();
     }
-    var analysed = dict(), order = [], considered = [], left = correct === false ? 0 : 6;
-    for (var i = 0; i < raw.length; i++) {
-      var token = raw[i];
-      if (jamoRun.test(token)) continue;
-      if (!has(analysed, token)) {
-        if (order.length >= 16) break;
-        var hangul = isHangul(token), forms = an.variants(token);
-        var stem = hangul ? shortest(forms) : forms[0];
-        var vocab = hangul ? self.hangul : self.english;
-        var known = /^[0-9]+$/.test(token) || forms.some(function (f) { return vocab.knows(f); });
-        var corrections = [], inflected = hangul && !known && an.isInflected(token);
-        if (!known && left > 0 && !an.isFunctionWord(token)) {
-          left -= 1;
-          // query.make_plan: a verb form is corrected only by a long stem (_INFLECTED_STEM).
-          if (!inflected || stem.length >= an.r.inflected_stem) corrections = vocab.corrections(hangul ? stem : forms[0]);
-          if (hangul && !corrections.length && stem !== token && left > 0 && !inflected) {
-            left -= 1;
-            corrections = vocab.corrections(token);
+
+    /** The body fields' postings and the re-rank's and snippets' texts, from each
+     * document's text. @param {ClientTexts} data */
+    addTexts(data) {
+      const an = this.an.memoised();
+      if (data.version !== this.index.version || data.analysis !== this.index.analysis) {
+        throw new Error("texts and index are of different data versions");
+      }
+      BODY.forEach((f) => { this.fields[f] = { decoded: new Map(), lengths: [] }; });
+      const listMark = new RegExp(this.index.rules.list_mark, "gm");
+      const postings = [this.fields.body_w, this.fields.body_bg], steps = this.index.rules.length_steps;
+      data.texts.forEach((text, d) => {
+        const words = an.words(text), lists = [an.wordTokens(words), an.bigramTokens(words)];
+        postings.forEach(function (field, f) {
+          const tokens = lists[f];
+          field.lengths.push(storedLength(steps, tokens.length));
+          for (const token of tokens) {
+            let post = field.decoded.get(token);
+            if (!post) { post = [[], []]; field.decoded.set(token, post); }
+            const last = post[0].length - 1;
+            if (last >= 0 && post[0][last] === d) post[1][last] += 1;
+            else { post[0].push(d); post[1].push(1); }
           }
+        });
+        this.reranker.addText(an, d, text);
+        this.flat.push(text.replace(listMark, "").replace(/\s+/g, " ").trim());
+        this.squashed.push(S.squash(text));
+      });
+      this.texts = data.texts;
+      this.buildVocabularies();
+    }
+
+    /** [docnums, tfs] of a term, or null. @param {string} field @param {string} term */
+    postings(field, term) {
+      const f = this.fields[field];
+      if (!f) return null;
+      const found = f.decoded.get(term);
+      if (found) return found;
+      if (!f.raw || !has(f.raw, term)) return null;
+      const decoded = R.decodePostings(f.raw[term], this.index.rules.postings_radix);
+      f.decoded.set(term, decoded);
+      return decoded;
+    }
+
+    /** Known words with document frequencies, field by field in
+     * the index's term order; corrections lead only to title words and English names. */
+    buildVocabularies() {
+      /** @type {Record<string, number>} */
+      const hangul = dict(), english = dict(), targets = dict();
+      const an = this.an, least = this.c.typos.target_min_length;
+      ["title_w", "alias", "body_w"].forEach((field) => {
+        const f = this.fields[field];
+        if (!f) return;
+        const terms = (f.raw ? Object.keys(f.raw) : Array.from(f.decoded.keys())).sort(compare);
+        terms.forEach((term) => {
+          const df = /** @type {[number[], number[]]} */ (this.postings(field, term))[0].length;
+          if (isHangul(term)) hangul[term] = (hangul[term] || 0) + df;
+          else if (isLatin(term)) english[term] = (english[term] || 0) + df;
+          else return;
+          if (field !== "body_w" && term.length >= least && !an.isFunctionWord(term)) targets[term] = 1;
+        });
+      });
+      this.hangul = new R.Vocabulary(an, hangul, targets);
+      this.english = new R.Vocabulary(an, english, targets);
+    }
+    /** @param {string} w */
+    knows(w) { return this.hangul.knows(w) || this.english.knows(w); }
+
+    /** What the query means to the index (loanwords aside). @param {string} text @param {boolean} correct
+     * @param {[string, string][]} related @returns {Plan} */
+    plan(text, correct, related) {
+      const an = this.an, raw = an.words(text), jamoRun = an.jamoRun;
+      const budget = this.c.budget;
+      let initials = "";
+      if (raw.some((w) => an.isInitials(w)) || raw.some((w) => jamoRun.test(w))) {
+        initials = raw.filter((w) => isHangul(w) || an.isInitials(w)).join("");
+      }
+      /** @type {Map<string, QueryWord>} */
+      const analysed = new Map();
+      /** @type {string[]} */
+      const considered = [];
+      let left = correct ? budget.corrections : 0;
+      for (const token of raw) {
+        if (jamoRun.test(token)) continue;
+        if (!analysed.has(token)) {
+          if (analysed.size >= budget.words) break;
+          const hangul = isHangul(token), forms = an.variants(token);
+          const stem = hangul ? shortest(forms) : forms[0];
+          const vocab = hangul ? this.hangul : this.english;
+          const known = /^[0-9]+$/.test(token) || forms.some((f) => vocab.knows(f));
+          /** @type {string[]} */
+          let corrections = [];
+          const inflected = hangul && !known && an.isInflected(token);
+          if (!known && left > 0 && !an.isFunctionWord(token)) {
+            left -= 1;
+            // A verb form is corrected only by a long stem (틈새공걱하면).
+            if (!inflected || stem.length >= this.c.typos.inflected_stem) {
+              corrections = vocab.corrections(hangul ? stem : forms[0]).map((c) => c.term);
+            }
+            if (hangul && !corrections.length && stem !== token && left > 0 && !inflected) {
+              left -= 1;
+              corrections = vocab.corrections(token).map((c) => c.term);
+            }
+          }
+          analysed.set(token, { text: token, variants: forms, stem: stem, hangul: hangul,
+            known: known, corrections: corrections, english: "" });
         }
-        analysed[token] = { text: token, variants: forms, stem: stem, hangul: hangul,
-          known: known, corrections: corrections };
-        order.push(token);
+        considered.push(token);
       }
-      considered.push(token);
+      const words = Array.from(analysed.values());
+      /** @param {string} t */
+      const stemOf = (t) => /** @type {QueryWord} */ (analysed.get(t)).stem;
+      return {
+        text: text, words: words, initials: initials, compact: considered.join(""),
+        stemCompact: considered.map(stemOf).join(""),
+        alias: words.some((w) => !w.hangul && /^\p{L}+$/u.test(w.text)) ? an.aliasKey(text) : "",
+        related: related
+      };
     }
-    var words = order.map(function (t) { return analysed[t]; });
-    return {
-      text: text, words: words, initials: initials, compact: considered.join(""),
-      stemCompact: considered.map(function (t) { return analysed[t].stem; }).join(""),
-      alias: words.some(function (w) { return !w.hangul && /^[^\W\d_]+$/.test(w.text); }) ? an.aliasKey(text) : ""
-    };
-  };
 
-  /* query.weighted_terms: (field, term, boost) lookups in priority order. */
-  E.weightedTerms = function (plan) {
-    var w = this.w, an = this.an, boosts = dict(), keys = [];
-    function add(field, term, boost) {
-      var key = field + "\u0000" + term;
-      if (!has(boosts, key)) keys.push(key);
-      if (boost > (boosts[key] || 0)) boosts[key] = boost;
-    }
-    if (plan.words.length > 1) [plan.compact, plan.stemCompact].forEach(function (x) { add("title_w", x, w.TITLE_WHOLE); });
-    if (plan.alias) add("alias", plan.alias, w.ALIAS * 2);
-    var added = dict();
-    (plan.related || []).forEach(function (p) { added[p[0]] = 1; });
-    var content = plan.words.filter(function (x) {
-      return !an.isFunctionWord(x.text) && (x.known || x.corrections.length) && !has(added, x.text);
-    }).length;
-    var titleW = w.TITLE_W * Math.min(1, w.LONG_QUERY / Math.max(content, 1));
-    plan.words.forEach(function (word) {
-      if (an.isFunctionWord(word.text)) return;
-      if (word.hangul) {
-        word.variants.forEach(function (form) {
-          var weight = form.length === 1 && word.text.length > 1 ? w.SHORT_STEM : 1;
-          add("title_w", form, titleW * weight);
-          add("body_w", form, w.BODY_W * weight);
-        });
-      } else {
-        add("alias", word.stem, w.ALIAS);
-        add("body_w", word.stem, w.BODY_W);
-        add("title_w", word.stem, titleW);
+    /** The (field, term, boost) lookups, sorted, at most the budget's.
+     * @param {Plan} plan @returns {[string, string, number][]} */
+    weightedTerms(plan) {
+      const b = this.c.boosts, an = this.an;
+      /** @type {Map<string, {field: string, term: string, boost: number}>} */
+      const boosts = new Map();
+      /** @param {string} field @param {string} term @param {number} boost */
+      function add(field, term, boost) {
+        const key = field + "\u0000" + term, known = boosts.get(key);
+        if (!known) boosts.set(key, { field: field, term: term, boost: boost });
+        else if (boost > known.boost) known.boost = boost;
       }
-      word.corrections.forEach(function (fixed) {
-        add("title_w", fixed, w.TITLE_W * w.CORRECTED);
-        add("body_w", fixed, w.BODY_W * w.CORRECTED);
-        if (!word.hangul) add("alias", fixed, w.ALIAS * w.CORRECTED);
-      });
-      if (word.hangul) {
-        an.bigrams(word.stem.length > 1 ? word.stem : word.text).forEach(function (g) {
-          add("title_bg", g, w.TITLE_BG);
-          add("body_bg", g, w.BODY_BG);
-        });
+      if (plan.words.length > 1) [plan.compact, plan.stemCompact].forEach(function (x) { add("title_w", x, b.title_whole); });
+      if (plan.alias) add("alias", plan.alias, b.alias_whole);
+      const added = new Set(plan.related.map(function (p) { return p[0]; }));
+      const content = plan.words.filter(function (x) {
+        return !an.isFunctionWord(x.text) && (x.known || x.corrections.length) && !added.has(x.text);
+      }).length;
+      const titleW = b.title_w * Math.min(1, b.long_query / Math.max(content, 1));
+      plan.words.forEach(function (word) {
+        if (an.isFunctionWord(word.text)) return;
+        if (word.hangul) {
+          word.variants.forEach(function (form) {
+            const weight = form.length === 1 && word.text.length > 1 ? b.short_stem : 1;
+            add("title_w", form, titleW * weight);
+            add("body_w", form, b.body_w * weight);
+          });
+        } else {
+          add("alias", word.stem, b.alias);
+          add("body_w", word.stem, b.body_w);
+          add("title_w", word.stem, titleW);
+        }
         word.corrections.forEach(function (fixed) {
-          an.bigrams(fixed).forEach(function (g) { add("title_bg", g, w.TITLE_BG * w.CORRECTED); });
+          add("title_w", fixed, b.title_w * b.corrected);
+          add("body_w", fixed, b.body_w * b.corrected);
+          if (!word.hangul) add("alias", fixed, b.alias * b.corrected);
+        });
+        if (word.hangul) {
+          an.bigrams(word.stem.length > 1 ? word.stem : word.text).forEach(function (g) {
+            add("title_bg", g, b.title_bg);
+            add("body_bg", g, b.body_bg);
+          });
+          word.corrections.forEach(function (fixed) {
+            an.bigrams(fixed).forEach(function (g) { add("title_bg", g, b.title_bg * b.corrected); });
+          });
+        }
+      });
+      return Array.from(boosts.values()).slice(0, Math.max(0, this.c.budget.lookups))
+        .sort(function (x, y) { return compare(x.field, y.field) || compare(x.term, y.term); })
+        .map(function (x) { return /** @type {[string, string, number]} */ ([x.field, x.term, x.boost]); });
+    }
+
+    /** BM25F summed over the lookups, per docnum.
+     * @param {[string, string, number][]} terms @param {Set<number> | null} allowed */
+    score(terms, allowed) {
+      /** @type {Map<number, number>} */
+      const scores = new Map();
+      const n = this.n, k1 = this.c.bm25.k1, fieldB = this.c.bm25.field_b;
+      terms.forEach(([field, term, boost]) => {
+        const post = this.postings(field, term);
+        if (!post) return;
+        const docs = post[0], tfs = post[1], lengths = this.fields[field].lengths;
+        const avg = Math.max(1, lengths.reduce(function (a, x) { return a + x; }, 0) / Math.max(1, n));
+        const idf = (Math.log(n / (docs.length + 1)) + 1) * boost, b = fieldB[field];
+        const norm = k1 * (1 - b), per = k1 * b / avg;
+        for (let i = 0; i < docs.length; i++) {
+          if (allowed && !allowed.has(docs[i])) continue;
+          const tf = tfs[i];
+          scores.set(docs[i], (scores.get(docs[i]) || 0) + idf * tf * (k1 + 1) / (tf + norm + per * lengths[docs[i]]));
+        }
+      });
+      return scores;
+    }
+
+    /** Each document's title tier, from title matching alone. @param {Plan} plan */
+    tiers(plan) {
+      const T = this.c.tier, rank = this.c.title_rank, an = this.an, titles = this.titles;
+      /** @type {Map<number, number>} */
+      const tiers = new Map();
+      let keys = [plan.compact, plan.stemCompact, plan.alias];
+      if (plan.words.length === 1) keys = keys.concat(plan.words[0].variants);
+      keys = keys.concat(an.titleParts(plan.text)).filter(Boolean);
+      titles.exactIds(keys).forEach(function (d) { tiers.set(d, T.NAMES); });
+      (titles.full[an.compactTitle(plan.text)] || []).forEach(function (d) { tiers.set(d, T.WHOLE); });
+      if (plan.initials) {
+        titles.prefixMatches(plan.initials).forEach(function (m) {
+          const tier = m[1] <= rank.INITIALS_EXACT ? T.CLOSE : (m[1] <= rank.START ? T.STARTS : T.NONE);
+          tiers.set(m[0], Math.max(tiers.get(m[0]) || T.NONE, tier));
         });
       }
-    });
-    return keys.slice(0, 120).map(function (k) {
-      var at = k.indexOf("\u0000");
-      return [k.slice(0, at), k.slice(at + 1), boosts[k]];
-    });
-  };
-
-  /* bm25.score_terms: BM25F summed over the lookups. */
-  E.score = function (terms, allowed) {
-    var scores = {}, n = this.n, w = this.w, self = this;
-    terms.forEach(function (t) {
-      var post = self.postings(t[0], t[1]);
-      if (!post) return;
-      var docs = post[0], tfs = post[1], lengths = self.fields[t[0]].lengths;
-      var avg = Math.max(1, lengths.reduce(function (a, b) { return a + b; }, 0) / Math.max(1, n));
-      var idf = (Math.log(n / (docs.length + 1)) + 1) * t[2], b = has(w.FIELD_B, t[0]) ? w.FIELD_B[t[0]] : 0.75;
-      var norm = w.K1 * (1 - b), per = w.K1 * b / avg;
-      for (var i = 0; i < docs.length; i++) {
-        if (allowed && !allowed[docs[i]]) continue;
-        var tf = tfs[i];
-        scores[docs[i]] = (scores[docs[i]] || 0) + idf * tf * (w.K1 + 1) / (tf + norm + per * lengths[docs[i]]);
+      if (plan.words.some(function (x) { return !x.known; }) && !tiers.size) {
+        titles.fuzzyMatches(plan.alias || plan.stemCompact).forEach(function (m) {
+          // FUZZY + n: a title n edits away.
+          const tier = m[1] === rank.FUZZY + 1 ? T.CLOSE : T.STARTS;
+          tiers.set(m[0], Math.max(tiers.get(m[0]) || T.NONE, tier));
+        });
+        if (plan.compact !== plan.stemCompact && !plan.alias) {
+          titles.fuzzyMatches(plan.compact).forEach(function (m) { if (!tiers.has(m[0])) tiers.set(m[0], T.STARTS); });
+        }
       }
-    });
-    return scores;
-  };
-
-  /* SearchIndex._tiers. */
-  E.tiers = function (plan) {
-    var T = this.tier, an = this.an, tiers = {}, self = this, keys = [plan.compact, plan.stemCompact, plan.alias];
-    if (plan.words.length === 1) keys = keys.concat(plan.words[0].variants);
-    keys = keys.concat(an.titleParts(plan.text));
-    unique(keys.filter(Boolean)).forEach(function (k) { (self.exact[k] || []).forEach(function (d) { tiers[d] = T.NAMES; }); });
-    (this.full[an.compactTitle(plan.text)] || []).forEach(function (d) { tiers[d] = T.WHOLE; });
-    if (plan.initials) {
-      this.prefixMatches(plan.initials).forEach(function (m) {
-        var tier = (m[1] === C.EXACT || m[1] === C.INITIALS_EXACT) ? T.CLOSE : (m[1] <= C.START ? T.STARTS : T.NONE);
-        tiers[m[0]] = Math.max(tiers[m[0]] || 0, tier);
-      });
+      return tiers;
     }
-    var unknown = plan.words.some(function (x) { return !x.known; });
-    if (unknown && !Object.keys(tiers).length) {
-      this.fuzzyMatches(plan.alias || plan.stemCompact).forEach(function (m) {
-        tiers[m[0]] = Math.max(tiers[m[0]] || 0, m[1] === C.FUZZY + 1 ? T.CLOSE : T.STARTS);
+
+    /** Every document `plan` finds, best first, with what each stage decided.
+     * @param {Plan} plan @param {Set<number> | null} allowed @returns {Ranking} */
+    ranking(plan, allowed) {
+      const c = this.c, T = c.tier, docs = this.docs;
+      const terms = this.weightedTerms(plan), bm25 = this.score(terms, allowed);
+      const scores = new Map(bm25), tiers = this.tiers(plan);
+      if (allowed) Array.from(tiers.keys()).forEach(function (d) { if (!allowed.has(d)) tiers.delete(d); });
+      let top = 1;
+      if (scores.size) top = Math.max.apply(null, Array.from(scores.values()));
+      tiers.forEach(function (_, d) { if (!scores.has(d)) scores.set(d, top * c.order.title_only); });
+      /** @param {number} d */
+      const score = (d) => /** @type {number} */ (scores.get(d));
+      // Equal scores in reading order (the server's order too).
+      const byScore = Array.from(scores.keys()).sort(function (a, b) { return score(b) - score(a) || a - b; });
+      const q = this.reranker.prepare(plan);
+      /** @type {Map<number, Features>} */
+      const features = new Map();
+      byScore.forEach((d, i) => {
+        if (i < c.budget.rerank) {
+          const f = this.reranker.features(q, d);
+          features.set(d, f);
+          scores.set(d, score(d) * this.reranker.factor(f));
+        } else scores.set(d, score(d) * c.rerank.coord_floor);
       });
-      if (plan.compact !== plan.stemCompact && !plan.alias) {
-        this.fuzzyMatches(plan.compact).forEach(function (m) { if (!has(tiers, m[0])) tiers[m[0]] = T.STARTS; });
+      scores.forEach(function (s, d) { if (docs.placeholder[d]) scores.set(d, s * c.order.placeholder); });
+      /** @param {number} d */
+      function tier(d) { return tiers.get(d) || T.NONE; }
+      const order = Array.from(scores.keys()).sort(function (a, b) {
+        const ga = tier(a) >= T.CLOSE ? docs.game[a] : 0, gb = tier(b) >= T.CLOSE ? docs.game[b] : 0;
+        return (tier(b) - tier(a)) || (ga - gb) || (score(b) - score(a)) || (docs.order[a] - docs.order[b]);
+      });
+      return { terms: terms, bm25: bm25, tiers: tiers, features: features,
+        order: this.placeholdersBelowTargets(order, allowed) };
+    }
+    /** Each "see X" document just below X when it ranked above it; X added if missing.
+     * @param {number[]} order @param {Set<number> | null} allowed */
+    placeholdersBelowTargets(order, allowed) {
+      const see = this.docs.see;
+      order.filter(function (d) { return has(see, String(d)); }).forEach(function (d) {
+        const target = see[String(d)];
+        if (allowed && !allowed.has(target)) return;
+        const at = order.indexOf(d), there = order.indexOf(target);
+        if (there >= 0 && there < at) return;
+        order.splice(at, 1);
+        if (there >= 0) order.splice(order.indexOf(target), 1);
+        order.splice(at, 0, target, d);
+      });
+      return order;
+    }
+
+    /** @param {number} d @param {string} snippet @returns {EngineHit} */
+    hit(d, snippet) {
+      const docs = this.docs, game = this.index.games[docs.game[d]];
+      return { id: docs.id[d], title: docs.title[d], url: docs.url[d], game: game.id,
+        game_name: game.name, game_short: game.short, where: docs.where[d],
+        context: game.short + " · " + docs.where[d], snippet: snippet };
+    }
+
+    /** The documents of `game` ("" : no filter), or null for no filter; undefined for a
+     * game the index does not have. @param {string} game */
+    allowed(game) {
+      if (!game) return null;
+      if (!has(this.gamesById, game)) return undefined;
+      const wanted = this.gamesById[game];
+      return new Set(this.docs.game.map(function (g, d) { return g === wanted ? d : -1; })
+        .filter(function (d) { return d >= 0; }));
+    }
+
+    /** One page of results. Needs `addTexts`. @param {string} query @param {SearchOptions} [options]
+     * @returns {EngineResults} */
+    search(query, options) {
+      const o = options || {}, c = this.c;
+      if (!this.texts) throw new Error("search needs the texts: call addTexts first");
+      const typed = this.an.clean(query), game = o.game || "";
+      const limit = Math.max(0, Math.min(o.limit === undefined ? c.limits.search : o.limit, c.limits.most));
+      const offset = Math.max(0, o.offset || 0);
+      const rewrite = o.typed ? { text: typed, synonyms: [], game: null, related: [] } :
+        this.rewriter.rewrite(typed, game, c.budget);
+      const plan = this.plan(rewrite.text, !o.typed, rewrite.related);
+      // A game named in the query comes first, unless a filter already chose the game.
+      const named = game ? null : rewrite.game;
+      /** @type {[string, string][]} */
+      const corrections = plan.words.filter(function (x) { return x.corrections.length && !x.known; })
+        .map(function (x) { return [x.text, x.corrections[0]]; });
+      /** @type {EngineResults} */
+      const result = { query: typed, total: 0, hits: [], synonyms: rewrite.synonyms,
+        corrections: corrections, suggestion: null, game_named: named };
+      const allowed = this.allowed(game);
+      if ((!plan.words.length && !plan.initials) || allowed === undefined) return result;
+      let ranked = this.ranking(plan, allowed).order;
+      if (!ranked.length) {
+        // Did you mean: the closest title, with more edits than search allows.
+        const near = this.titles.fuzzyMatches(plan.alias || plan.stemCompact || plan.compact,
+          c.typos.did_you_mean_extra).filter(function (m) { return !allowed || allowed.has(m[0]); });
+        if (near.length) result.suggestion = this.hit(near[0][0], "");
+        return result;
       }
+      if (named) {
+        const first = this.gamesById[named[1]], games = this.docs.game;
+        ranked = ranked.filter(function (d) { return games[d] === first; })
+          .concat(ranked.filter(function (d) { return games[d] !== first; }));
+      }
+      const page = ranked.slice(offset, offset + limit);
+      const pattern = S.termPattern(S.presentTerms(S.highlightTerms(plan, c.snippet.min_term),
+        page.map((d) => this.squashed[d]), c.budget.highlight_chars));
+      result.total = ranked.length;
+      result.hits = page.map((d) => this.hit(d, S.makeSnippet(this.flat[d], pattern, c.snippet)));
+      return result;
     }
-    return tiers;
-  };
 
-  /* SearchIndex._rank: [[doc, score]] best first. */
-  E.rank = function (plan, allowed) {
-    var w = this.w, T = this.tier, self = this, docs = this.docs;
-    var scores = this.score(this.weightedTerms(plan), allowed), tiers = this.tiers(plan);
-    if (allowed) Object.keys(tiers).forEach(function (d) { if (!allowed[d]) delete tiers[d]; });
-    var ids = Object.keys(scores).map(Number);
-    var top = ids.length ? Math.max.apply(null, ids.map(function (d) { return scores[d]; })) : 1;
-    Object.keys(tiers).map(Number).forEach(function (d) { if (!has(scores, d)) { scores[d] = top * w.TITLE_ONLY; ids.push(d); } });
-    ids.sort(function (a, b) { return scores[b] - scores[a]; });
-    var q = this.prepare(plan);
-    ids.forEach(function (d, i) {
-      scores[d] *= i < 60 ? self.factor(q, d) : w.COORD_FLOOR;
-      if (docs.placeholder[d]) scores[d] *= w.PLACEHOLDER;
-    });
-    function tier(d) { return tiers[d] || T.NONE; }
-    ids.sort(function (a, b) {
-      var ga = tier(a) >= T.CLOSE ? docs.game[a] : 0, gb = tier(b) >= T.CLOSE ? docs.game[b] : 0;
-      return (tier(b) - tier(a)) || (ga - gb) || (scores[b] - scores[a]) || (docs.order[a] - docs.order[b]);
-    });
-    ids = this.placeholdersBelowTargets(ids, allowed);
-    var previous = Infinity;
-    return ids.map(function (d) {
-      var s = Math.min((scores[d] || 0) + w.TIER_STEP * tier(d), previous);
-      previous = s;
-      return [d, s];
-    });
-  };
-  E.placeholdersBelowTargets = function (order, allowed) {
-    var see = this.docs.see;
-    order.filter(function (d) { return has(see, d); }).forEach(function (d) {
-      var target = see[d];
-      if (allowed && !allowed[target]) return;
-      var at = order.indexOf(d), there = order.indexOf(target);
-      if (there >= 0 && there < at) return;
-      order.splice(at, 1);
-      if (there >= 0) order.splice(order.indexOf(target), 1);
-      order.splice(at, 0, target, d);
-    });
-    return order;
-  };
+    /** The stages of `search(query, {game})`, as tests/cases/traces.json records them:
+     * JSON data keyed by entry id. @param {string} query @param {string | null} game */
+    trace(query, game) {
+      const typed = this.an.clean(query), ids = this.docs.id;
+      const rewrite = this.rewriter.rewrite(typed, game || "", this.c.budget);
+      const plan = this.plan(rewrite.text, true, rewrite.related);
+      const allowed = this.allowed(game || "");
+      const ranking = (!plan.words.length && !plan.initials) || allowed === undefined ? null :
+        this.ranking(plan, allowed === undefined ? null : allowed);
+      const found = this.search(query, { game: game || "" });
+      /** @template T @param {Map<number, T>} map @param {(value: T) => unknown} shape */
+      function byId(map, shape) {
+        /** @type {Record<string, unknown>} */
+        const out = {};
+        map.forEach(function (v, d) { out[ids[d]] = shape(v); });
+        return out;
+      }
+      return {
+        query: query, game: game, clean: typed,
+        rewrite: rewrite,
+        plan: { words: plan.words, initials: plan.initials, compact: plan.compact,
+          stem_compact: plan.stemCompact, alias: plan.alias },
+        terms: ranking ? ranking.terms : [],
+        bm25: ranking ? byId(ranking.bm25, function (s) { return s; }) : {},
+        tiers: ranking ? byId(ranking.tiers, function (t) { return t; }) : {},
+        rerank: ranking ? byId(ranking.features, (f) => Object.assign({}, f, { factor: this.reranker.factor(f) })) : {},
+        order: ranking ? ranking.order.map(function (d) { return ids[d]; }) : [],
+        results: { total: found.total, ids: found.hits.map(function (h) { return h.id; }),
+          snippets: found.hits.map(function (h) { return h.snippet; }), synonyms: found.synonyms,
+          corrections: found.corrections, game_named: found.game_named,
+          suggestion: found.suggestion ? found.suggestion.title : null }
+      };
+    }
 
-  E.hit = function (d, score, plan) {
-    var docs = this.docs, game = this.index.games[docs.game[d]];
-    return { id: docs.id[d], title: docs.title[d], url: docs.url[d], game: game.id,
-      game_name: game.name, game_short: game.short, where: docs.where[d],
-      context: game.short + " · " + docs.where[d], score: Math.round(score * 1e4) / 1e4,
-      snippet: plan && this.texts ? this.snippet(d, plan) : "" };
-  };
+    /** The titles best matching what is typed so far (no texts needed).
+     * @param {string} query @param {number} [limit] @returns {EngineHit[]} */
+    suggest(query, limit) {
+      const an = this.an, text = an.clean(query), words = an.words(text), typed = words.join("");
+      const most = Math.max(0, Math.min(limit === undefined ? this.c.limits.suggest : limit, this.c.limits.most));
+      if (!typed || !most) return [];
+      const titles = this.titles;
+      let matches = titles.prefixMatches(typed);
+      const stemmed = words.map(function (w) { return an.stem(w); }).join("");
+      if (stemmed !== typed) matches = matches.concat(titles.prefixMatches(stemmed));
+      if (H.isAscii(typed)) matches = matches.concat(titles.aliasPrefixMatches(an.aliasKey(text)));
+      if (!matches.length) matches = titles.fuzzyMatches(stemmed);
+      return titles.ranked(matches).slice(0, most).map((d) => this.hit(d, ""));
+    }
 
-  /* SearchIndex.search: {query, total, hits, synonyms, corrected, suggestion (a hit without
-   * snippet, when nothing matched)}. Needs `addTexts`. */
-  E.search = function (query, options) {
-    options = options || {};
-    if (!this.texts) throw new Error("search needs the texts: call addTexts first");
-    var typed = this.an.clean(query), game = options.game || "", limit = options.limit || 10;
-    var rewrite = options.typed ? { text: typed, synonyms: [], related: [] } : this.rewrite(typed, game);
-    var plan = this.plan(rewrite.text, !options.typed), self = this;
-    plan.related = rewrite.related;
-    var added = dict();
-    (rewrite.related || []).forEach(function (p) { added[p[0]] = 1; });
-    var corrected = plan.words.some(function (x) { return x.corrections.length && !x.known; }) ?
-      plan.words.filter(function (x) { return !has(added, x.text); }).map(function (x) {
-        return x.corrections.length && !x.known ? x.corrections[0] : x.text;
-      }).join(" ") : null;
-    /* A game named in the query comes first, unless a filter already chose the game. */
-    var named = game ? null : rewrite.game || null;
-    var corrections = plan.words.filter(function (x) { return x.corrections.length && !x.known; })
-      .map(function (x) { return [x.text, x.corrections[0]]; });
-    var result = { query: typed, total: 0, hits: [], synonyms: rewrite.synonyms, corrected: corrected,
-      corrections: corrections, suggestion: null, game_named: named };
-    if (!plan.words.length && !plan.initials) return result;
-    var allowed = null;
-    if (game) {
-      if (!has(this.gamesById, game)) return result;
-      allowed = {};
-      this.docs.game.forEach(function (g, d) { if (g === self.gamesById[game]) allowed[d] = 1; });
+    /** In the browser: the engine for the index at `indexUrl` of `analysis`, with the
+     * texts at `textsUrl` when given. Each file is fetched once per page.
+     * @param {string} indexUrl @param {string | null} textsUrl @param {string} analysis
+     * @returns {Promise<Engine>} */
+    static load(indexUrl, textsUrl, analysis) {
+      /** @param {string} url */
+      function json(url) {
+        return fetch(url, { credentials: "same-origin" }).then(function (r) {
+          if (!r.ok) throw new Error(url + ": " + r.status);
+          return r.json();
+        });
+      }
+      const key = indexUrl + " " + (textsUrl || "") + " " + analysis;
+      let found = loading.get(key);
+      if (!found) {
+        found = Promise.all([json(indexUrl), textsUrl ? json(textsUrl) : null]).then(function (got) {
+          const engine = new Engine(got[0], analysis);
+          if (got[1]) engine.addTexts(got[1]);
+          return engine;
+        });
+        found.catch(function () { loading.delete(key); });
+        loading.set(key, found);
+      }
+      return found;
     }
-    var ranked = this.rank(plan, allowed);
-    if (!ranked.length) {
-      // SearchIndex._did_you_mean: the closest title, one more edit allowed than in search.
-      var near = this.fuzzyMatches(plan.alias || plan.stemCompact || plan.compact, 1)
-        .filter(function (m) { return !allowed || allowed[m[0]]; });
-      if (near.length) result.suggestion = this.hit(near[0][0], 0, null);
-    }
-    if (named) {
-      var first = this.gamesById[named[1]];
-      ranked = ranked.map(function (r, i) { return [r, i]; }).sort(function (a, b) {
-        return ((self.docs.game[a[0][0]] !== first) - (self.docs.game[b[0][0]] !== first)) || a[1] - b[1];
-      }).map(function (x) { return x[0]; });  /* stable */
-    }
-    result.total = ranked.length;
-    result.hits = ranked.slice(options.offset || 0, (options.offset || 0) + limit).map(function (r) {
-      return self.hit(r[0], r[1], plan);
-    });
-    return result;
-  };
+  }
+  /** @type {Map<string, Promise<Engine>>} */
+  const loading = new Map();
 
-  /* In the browser: the engine for the index at `indexUrl`, with the texts at `textsUrl`
-   * when given (a promise). Each file is fetched once per page. */
-  var loading = {};
-  Engine.load = function (indexUrl, textsUrl) {
-    function json(url) {
-      return fetch(url, { credentials: "same-origin" }).then(function (r) {
-        if (!r.ok) throw new Error(url + ": " + r.status);
-        return r.json();
-      });
-    }
-    var key = indexUrl + " " + (textsUrl || "");
-    if (!loading[key]) {
-      loading[key] = Promise.all([json(indexUrl), textsUrl ? json(textsUrl) : null]).then(function (got) {
-        var engine = new Engine(got[0]);
-        if (got[1]) engine.addTexts(got[1]);
-        return engine;
-      });
-      loading[key].catch(function () { delete loading[key]; });
-    }
-    return loading[key];
-  };
-  Engine.Analysis = R.Analysis;
   return Engine;
-});
+})(RulesAnalysis, RulesMatching);

@@ -1,25 +1,27 @@
-/* 룰사전 browser engine, matching half: title matching (titles.TitleTable), synonyms
- * (rewrite.Rewriter), the re-rank features (rank.Reranker), snippets (snippet.py) and
- * suggestions (SearchIndex.suggest), as methods static/engine.js puts on its Engine. Split
- * from engine.js only to keep each file readable; see engine.js's header for the design.
- * A global `RulesMatching` in the browser (load after analysis.js, before engine.js),
- * `module.exports` in Node.
+// @ts-check
+/* 룰사전 browser engine, matching half: synonyms (stage 2 of docs/search.md), title matching
+ * (stage 5), the re-rank features (stage 6) and snippets (stage 8), each a class or function
+ * named after the Python one it mirrors (the table in docs/search.md). Numbers and lists come
+ * from the client index's `contract`. A plain script, loaded after analysis.js and before
+ * engine.js: it defines the global `RulesMatching`.
  */
-(function (root, factory) {
-  "use strict";
-  if (typeof module === "object" && module.exports) module.exports = factory(require("./analysis.js"));
-  else root.RulesMatching = factory(root.RulesAnalysis);
-})(this, function (R) {
+"use strict";
+/* exported RulesMatching */
+
+var RulesMatching = (function (R) {
   "use strict";
 
-  var H = R.helpers, C = R.consts, has = H.has, isHangul = H.isHangul, isLatin = H.isLatin;
-  var unique = H.unique, shortest = H.shortest, dict = H.dict;
-  var M = {};
+  const H = R.helpers, has = H.has, isHangul = H.isHangul, isLatin = H.isLatin;
+  const unique = H.unique, shortest = H.shortest, dict = H.dict;
 
-  /* rewrite.Rewriter: players' words → the official terms. */
-  /* rewrite._with_merged: the tables per game, and under "" all of them, first game first. */
+
+  /** The tables per game, and under "" all of them merged, first game first.
+   * @param {Tables} tables @returns {Tables} */
   function withMerged(tables) {
-    var out = dict(), merged = dict();
+    /** @type {Tables} */
+    const out = dict();
+    /** @type {Record<string, string[]>} */
+    const merged = dict();
     Object.keys(tables).forEach(function (game) {
       out[game] = tables[game];
       Object.keys(tables[game]).forEach(function (k) { if (!has(merged, k)) merged[k] = tables[game][k]; });
@@ -27,290 +29,469 @@
     out[""] = merged;
     return out;
   }
-  M.setUpSynonyms = function (synonyms, related, names, spellingDistance) {
-    var an = this.an, self = this;
-    this.spellingDistance = spellingDistance;
-    this.gameNames = names;
-    this.relTables = withMerged(related);
-    this.synTables = withMerged(synonyms);
-    this.synNear = dict();
-    Object.keys(this.synTables).forEach(function (game) {
-      var freq = dict();
-      Object.keys(self.synTables[game]).forEach(function (k) {
-        if (k.length >= 3 && isHangul(k)) freq[k] = 1;
-      });
-      self.synNear[game] = new R.Vocabulary(an, freq, null);
-    });
-  };
-  M.synonymAt = function (words, start, table) {
-    for (var length = Math.min(4, words.length - start); length > 0; length--) {
-      var run = words.slice(start, start + length), last = run[run.length - 1];
-      var lasts = unique([last].concat(this.an.variants(last), this.an.looseStems(last)));
-      for (var i = 0; i < lasts.length; i++) {
-        var key = this.an.compact(run.slice(0, -1).join("") + lasts[i]);
-        if (has(table, key)) return [length, table[key], run.slice(0, -1).concat([lasts[i]]).join(" ")];
-      }
-    }
-    return null;
-  };
-  M.rewrite = function (text, game) {
-    var an = this.an, self = this, table = this.synTables[game || ""] || this.synTables[""];
-    var near = this.synNear[game || ""] || this.synNear[""];
-    var related = this.relTables[game || ""] || this.relTables[""];
-    var korean = an.words(text).some(isHangul);
-    var asks = 6, words = an.words(text), out = [], synonyms = [], i = 0, joined = [], named = null;
-    function known(w) { return self.knows(w); }
-    while (i < words.length) {
-      if (i >= 16) { out = out.concat(words.slice(i)); break; }
-      // rewrite.py: a game's name in a longer query is taken out and reported.
-      var name = this.synonymAt(words, i, this.gameNames);
-      if (name && name[0] < words.length && !named) {
-        named = [name[2], name[1][0]];
-        i += name[0];
-        continue;
-      }
-      var found = this.synonymAt(words, i, table), word = words[i];
-      if (!found && asks > 0 && isHangul(word) && !an.isFunctionWord(word) &&
-          !an.variants(word).some(known)) {
-        asks -= 1;
-        var close = near.corrections(an.stem(word), 1);
-        // rewrite.SPELLING_DISTANCE: one jamo apart is a spelling, two another word.
-        if (close.length && R.closest(an.decompose(an.stem(word)), [an.decompose(close[0])],
-            this.spellingDistance, 1).length) found = [1, table[close[0]], an.stem(word)];
-      }
-      // rewrite.py: an English variant counts as the whole query or inside a Korean one.
-      if (found && /^[\x00-\x7f]*$/.test(word) && ((found[0] !== words.length && !korean) ||
-          words.slice(i, i + found[0]).every(function (w) { return an.variants(w).some(known); }))) found = null;
-      if (found) {
-        var typed = words.slice(i, i + found[0]).join(" ");
-        out = out.concat(found[1]);
-        if (/^[\x00-\x7f]*$/.test(typed)) out.push(typed);
-        // rewrite.py: the notice quotes the words as they matched, without the particle.
-        found[1].forEach(function (o) { synonyms.push([found[2], o]); });
-        i += found[0];
-        continue;
-      }
-      // rewrite.py: a related word stays, and the rules' word joins it, unannounced.
-      var also = this.synonymAt(words, i, related);
-      if (also) {
-        out = out.concat(words.slice(i, i + also[0]));
-        var typedLast = words[i + also[0] - 1];
-        also[1].forEach(function (o) {
-          if (out.indexOf(o) < 0) { out.push(o); joined.push([o, typedLast]); }
+
+  /** Players' words → the official terms, related words, game names. */
+  class Rewriter {
+    /** @param {Analysis} an @param {Tables} synonyms @param {Tables} related
+     * @param {Record<string, string[]>} names @param {(word: string) => boolean} knows */
+    constructor(an, synonyms, related, names, knows) {
+      this.an = an;
+      this.c = an.c;
+      this.names = names;
+      this.knows = knows;
+      this.related = withMerged(related);
+      this.tables = withMerged(synonyms);
+      /** @type {Record<string, Vocabulary>} */
+      this.near = dict();
+      Object.keys(this.tables).forEach((game) => {
+        /** @type {Record<string, number>} */
+        const freq = dict();
+        Object.keys(this.tables[game]).forEach((k) => {
+          if (k.length >= this.c.rewrite.spelling_min_length && isHangul(k)) freq[k] = 1;
         });
-        i += also[0];
-        continue;
-      }
-      out.push(words[i]);
-      i += 1;
-    }
-    return synonyms.length || joined.length || named ?
-      { text: out.join(" "), synonyms: synonyms, game: named, related: joined } :
-      { text: text, synonyms: [], game: null, related: [] };
-  };
-
-
-  /* titles.TitleTable.prefix_matches / fuzzy_matches: [doc, rank] pairs. */
-  M.prefixMatches = function (typed) {
-    if (typed.replace(/\s/g, "").length > this.longest) return [];
-    var source = this.an.prefixPattern(typed);
-    if (source === null) return [];
-    var anchored = new RegExp("^" + source), anywhere = new RegExp(source), out = [];
-    var size = typed.replace(/\s/g, "").length;
-    var initialsOnly = typed.split("").every(function (c) { return !isHangul(c); });
-    this.titles.parts.forEach(function (ps, d) {
-      var best = null;
-      ps.forEach(function (part, i) {
-        var rank;
-        if (anchored.test(part)) {
-          rank = part.length === size ? (initialsOnly ? C.INITIALS_EXACT : C.EXACT) : (i === 0 ? C.START : C.PART_START);
-        } else if (typed.length >= 2 && anywhere.test(part)) rank = C.INSIDE;
-        else return;
-        best = best === null ? rank : Math.min(best, rank);
+        this.near[game] = new R.Vocabulary(an, freq, null);
       });
-      if (best !== null) out.push([d, best]);
-    });
-    return out;
-  };
-  M.fuzzyMatches = function (text, extra) {
-    var allowed = this.an.maxDistance(text) + (extra || 0), self = this, best = {}, order = [];
-    if (allowed <= 0 || text.length < 2) return [];
-    R.closest(this.an.decompose(text), this.partsJamo, allowed, 20).forEach(function (f) {
-      var d = self.partRows[f[1]];
-      if (!has(best, d)) { order.push(d); best[d] = f[0]; } else best[d] = Math.min(best[d], f[0]);
-    });
-    order.sort(function (a, b) { return best[a] - best[b]; });
-    return order.map(function (d) { return [d, C.FUZZY + best[d]]; });
-  };
-
-
-  /* rank.Reranker: coordination, proximity, title coverage, authority. */
-  M.prepare = function (plan) {
-    var an = this.an, groups = [], joins = dict(), at = dict();
-    (plan.related || []).forEach(function (p) { joins[p[0]] = p[1]; });
-    plan.words.forEach(function (word) {
-      if (an.isFunctionWord(word.text)) return;
-      var forms = [word.stem].concat(word.corrections).filter(Boolean);
-      if (!forms.length) return;
-      var weight = word.stem.length === 1 && word.hangul ? 0.5 : 1;
-      // rank._word_groups: a related word the rewrite added is a form of the typed word's group.
-      if (has(joins, word.text) && has(at, joins[word.text])) {
-        var g = groups[at[joins[word.text]]];
-        g[0] = unique(g[0].concat(forms));
-        g[1] = Math.max(g[1], weight);
-        return;
-      }
-      at[word.text] = groups.length;
-      groups.push([forms, weight]);
-    });
-    var forms = dict();
-    plan.words.forEach(function (x) { x.variants.concat(x.corrections).forEach(function (f) { forms[f] = 1; }); });
-    var pairs = [];
-    for (var i = 0; i + 1 < groups.length; i++) pairs.push([groups[i][0], groups[i + 1][0]]);
-    return { groups: groups, pairs: pairs, forms: forms, joined: plan.stemCompact + plan.compact };
-  };
-  M.near = function (text, first, then) {
-    var gap = this.w.NEAR_GAP;
-    if (!then.some(function (b) { return text.indexOf(b) >= 0; })) return false;
-    var longest = Math.max.apply(null, then.map(function (b) { return b.length; }));
-    for (var i = 0; i < first.length; i++) {
-      for (var at = text.indexOf(first[i]); at !== -1; at = text.indexOf(first[i], at + 1)) {
-        var end = at + first[i].length, window = text.slice(end, end + gap + longest);
-        for (var j = 0; j < then.length; j++) {
-          var g = window.indexOf(then[j]);
-          if (g >= 0 && g <= gap && window.slice(0, g).indexOf("\n") < 0) return true;
+    }
+    /** The longest entry of `table` starting at `words[start]`: [words used, terms, the
+     * words as they matched], or null. @param {string[]} words @param {number} start
+     * @param {Record<string, string[]>} table @returns {[number, string[], string] | null} */
+    synonymAt(words, start, table) {
+      for (let length = Math.min(this.c.rewrite.longest_run, words.length - start); length > 0; length--) {
+        const run = words.slice(start, start + length), last = run[run.length - 1];
+        const lasts = unique([last].concat(this.an.variants(last), this.an.looseStems(last)));
+        for (const form of lasts) {
+          const key = run.slice(0, -1).join("") + form;
+          if (has(table, key)) return [length, table[key], run.slice(0, -1).concat([form]).join(" ")];
         }
       }
+      return null;
     }
-    return false;
-  };
-  M.factor = function (q, d) {
-    var w = this.w, self = this;
-    if (!q.groups.length) return this.authority[d];
-    function side(f) { return isLatin(f) ? self.rerankLatin[d] : self.rerankText[d]; }
-    var total = 0, found = 0;
-    q.groups.forEach(function (g) {
-      total += g[1];
-      if (g[0].some(function (f) { return side(f).indexOf(f) >= 0; })) found += g[1];
-    });
-    var proximity = q.pairs.length ? q.pairs.filter(function (p) { return self.near(side(p[0][0]), p[0], p[1]); }).length / q.pairs.length : 0;
-    var coverage = 0, titleWords = this.titles.words[d];
-    if (titleWords.length) {
-      var covered = titleWords.filter(function (forms) {
-        var s = shortest(forms);
-        return (s.length > 1 && q.joined.indexOf(s) >= 0) || forms.some(function (f) { return has(q.forms, f); });
-      }).length;
-      var explained = q.groups.filter(function (g) {
-        return g[0].some(function (f) { return has(self.titleForms[d], f) || (f.length > 1 && self.titleText[d].indexOf(f) >= 0); });
-      }).length;
-      coverage = covered / titleWords.length * explained / q.groups.length;
-    }
-    var coord = found / total, passage = 0;
-    if (q.groups.length >= w.PASSAGE_MIN_WORDS) passage = this.passage(q.groups, d) / total;
-    return Math.max(w.COORD_FLOOR, coord * coord) * (1 + w.PROXIMITY * proximity) *
-      (1 + w.TITLE_COVERAGE * coverage) * (1 + w.PASSAGE * passage * passage) * this.authority[d];
-  };
-  /* rank._passage: the largest weight of groups found together in one Hangul line. */
-  M.passage = function (groups, d) {
-    var text = this.rerankText[d], starts = this.rerankStarts[d], perLine = dict(), best = 0;
-    function lineOf(at) {
-      var lo = 0, hi = starts.length;  /* bisect_right(starts, at) - 1 */
-      while (lo < hi) { var mid = (lo + hi) >> 1; if (starts[mid] <= at) lo = mid + 1; else hi = mid; }
-      return lo - 1;
-    }
-    groups.forEach(function (g) {
-      var lines = dict();
-      g[0].forEach(function (form) {
-        if (isLatin(form)) return;
-        for (var at = text.indexOf(form); at !== -1;) {
-          var line = lineOf(at);  /* a line counts once: skip to the next */
-          lines[line] = 1;
-          if (line + 1 >= starts.length) break;
-          at = text.indexOf(form, starts[line + 1]);
+    /** `text` with the synonyms of `game` ("" for every game) replaced by their terms.
+     * @param {string} text @param {string} game @param {Contract["budget"]} budget
+     * @returns {Rewrite} */
+    rewrite(text, game, budget) {
+      const an = this.an, known = this.knows;
+      const table = this.tables[game] || this.tables[""], near = this.near[game] || this.near[""];
+      const related = this.related[game] || this.related[""];
+      const words = an.words(text), korean = words.some(isHangul);
+      let asks = budget.corrections, i = 0;
+      /** @type {string[]} */
+      let out = [];
+      /** @type {[string, string][]} */
+      const synonyms = [];
+      /** @type {[string, string][]} */
+      const joined = [];
+      /** @type {[string, string] | null} */
+      let named = null;
+      while (i < words.length) {
+        if (i >= budget.words) { out = out.concat(words.slice(i)); break; }
+        // A game's name in a longer query is taken out and reported.
+        const name = Object.keys(this.names).length ? this.synonymAt(words, i, this.names) : null;
+        if (name && name[0] < words.length && !named) {
+          const [, games, said] = name;
+          named = [said, games[0]];
+          i += name[0];
+          continue;
         }
-      });
-      Object.keys(lines).forEach(function (line) {
-        perLine[line] = (perLine[line] || 0) + g[1];
-        if (perLine[line] > best) best = perLine[line];
-      });
-    });
-    return best;
-  };
-
-
-  /* Plan.highlight_terms + snippet.term_pattern/make_snippet. */
-  function escapeHtml(s) {
-    return s.replace(/[&<>"']/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; });
+        let found = this.synonymAt(words, i, table);
+        const word = words[i];
+        if (!found && asks > 0 && isHangul(word) && !an.isFunctionWord(word) &&
+            !an.variants(word).some(known)) {
+          asks -= 1;
+          const close = near.corrections(an.stem(word), 1);
+          if (close.length && close[0].distance <= this.c.rewrite.spelling_distance) {
+            found = [1, table[close[0].term], an.stem(word)];
+          }
+        }
+        // An English variant counts only as the whole query or inside a Korean one, and only
+        // when the index does not know its words.
+        if (found && H.isAscii(word)) {
+          const length = found[0];
+          if ((length !== words.length && !korean) || words.slice(i, i + length).every(function (w) {
+            return an.variants(w).some(known);
+          })) found = null;
+        }
+        if (found) {
+          const [length, officials, said] = found;
+          const typed = words.slice(i, i + length).join(" ");
+          out = out.concat(officials);
+          if (H.isAscii(typed)) out.push(typed);
+          officials.forEach(function (o) { synonyms.push([said, o]); });
+          i += length;
+          continue;
+        }
+        // A related word stays, and the rules' word joins it, unannounced.
+        const also = Object.keys(related).length ? this.synonymAt(words, i, related) : null;
+        if (also) {
+          out = out.concat(words.slice(i, i + also[0]));
+          const typedLast = words[i + also[0] - 1];
+          also[1].forEach(function (o) {
+            if (out.indexOf(o) < 0) { out.push(o); joined.push([o, typedLast]); }
+          });
+          i += also[0];
+          continue;
+        }
+        out.push(words[i]);
+        i += 1;
+      }
+      if (!synonyms.length && !joined.length && !named) return { text: text, synonyms: [], game: null, related: [] };
+      return { text: out.join(" "), synonyms: synonyms, game: named, related: joined };
+    }
   }
-  M.snippet = function (d, plan) {
-    var only = plan.words.length === 1, terms = [], used = 0, self = this;
+
+  /** Every document's title forms, scanned per query. */
+  class TitleTable {
+    /** @param {Analysis} an @param {ClientTitles} titles */
+    constructor(an, titles) {
+      this.an = an;
+      this.c = an.c;
+      this.t = titles;
+      /** @type {Record<string, number[]>} */
+      this.exact = dict();
+      /** @type {Record<string, number[]>} */
+      this.full = dict();
+      /** @type {number[]} */
+      this.partRows = [];
+      /** @type {string[]} */
+      this.partsJamo = [];
+      this.longest = 0;
+      /** @param {Record<string, number[]>} map @param {string} key @param {number} d */
+      function push(map, key, d) { (has(map, key) ? map[key] : (map[key] = [])).push(d); }
+      titles.parts.forEach((ps, d) => {
+        push(this.full, titles.full[d], d);
+        ps.concat(titles.alias[d] ? [titles.alias[d]] : []).forEach((p) => {
+          push(this.exact, p, d);
+          this.partRows.push(d);
+          this.partsJamo.push(an.decompose(p));
+        });
+        ps.forEach((p) => { this.longest = Math.max(this.longest, p.length); });
+      });
+    }
+    /** Documents with a title part or English name equal to one of `keys`.
+     * @param {string[]} keys @returns {number[]} */
+    exactIds(keys) {
+      /** @type {number[]} */
+      const found = [];
+      unique(keys).forEach((k) => { (this.exact[k] || []).forEach(function (d) { found.push(d); }); });
+      return found;
+    }
+    /** Titles that `typed` (syllables and initial consonants) starts.
+     * @param {string} typed @returns {TitleHit[]} */
+    prefixMatches(typed) {
+      if (typed.replace(/\s/g, "").length > this.longest) return [];
+      const source = this.an.prefixPattern(typed);
+      if (source === null) return [];
+      const anchored = new RegExp("^" + source), anywhere = new RegExp(source);
+      const size = typed.replace(/\s/g, "").length, rank = this.c.title_rank;
+      const initialsOnly = typed.split("").every(function (c) { return !isHangul(c); });
+      const inside = typed.length >= this.c.titles.inside_min_typed;
+      /** @type {TitleHit[]} */
+      const out = [];
+      this.t.parts.forEach(function (ps, d) {
+        let best = -1;
+        ps.forEach(function (part, i) {
+          let r;
+          if (anchored.test(part)) {
+            r = part.length === size ? (initialsOnly ? rank.INITIALS_EXACT : rank.EXACT) :
+              (i === 0 ? rank.START : rank.PART_START);
+          } else if (inside && anywhere.test(part)) r = rank.INSIDE;
+          else return;
+          best = best < 0 ? r : Math.min(best, r);
+        });
+        if (best >= 0) out.push([d, best]);
+      });
+      return out;
+    }
+    /** Documents whose English name starts with `typed` (an alias key).
+     * @param {string} typed @returns {TitleHit[]} */
+    aliasPrefixMatches(typed) {
+      const t = this.t, rank = this.c.title_rank;
+      /** @type {TitleHit[]} */
+      const out = [];
+      if (typed.length < this.c.titles.alias_prefix_min) return out;
+      t.alias.forEach(function (alias, d) {
+        if (!alias) return;
+        if (alias === typed) out.push([d, rank.EXACT]);
+        else if (alias.indexOf(typed) === 0) out.push([d, rank.START]);
+        else if (t.alias_words[d].some(function (x) { return x.indexOf(typed) === 0; })) out.push([d, rank.PART_START]);
+      });
+      return out;
+    }
+    /** Titles within the typo allowance of `text` (+ `extra`), closest first.
+     * @param {string} text @param {number} [extra] @returns {TitleHit[]} */
+    fuzzyMatches(text, extra) {
+      const typos = this.c.typos, allowed = this.an.maxDistance(text) + (extra || 0);
+      if (allowed <= 0 || text.length < typos.title_min_length) return [];
+      /** @type {Map<number, number>} */
+      const best = new Map();
+      R.closest(this.an.decompose(text), this.partsJamo, allowed, typos.title_candidates).forEach((f) => {
+        const d = this.partRows[f[1]], known = best.get(d);
+        if (known === undefined || f[0] < known) best.set(d, f[0]);
+      });
+      const order = Array.from(best.keys());
+      order.sort(function (a, b) { return /** @type {number} */ (best.get(a)) - /** @type {number} */ (best.get(b)); });
+      return order.map((d) => /** @type {TitleHit} */ ([d, this.c.title_rank.FUZZY + /** @type {number} */ (best.get(d))]));
+    }
+    /** Best match per document, by rank, then by the document's place (`titles.position`
+     * in the index).
+     * @param {TitleHit[]} matches @returns {number[]} */
+    ranked(matches) {
+      /** @type {Map<number, number>} */
+      const best = new Map();
+      matches.forEach(function (m) {
+        const known = best.get(m[0]);
+        if (known === undefined || m[1] < known) best.set(m[0], m[1]);
+      });
+      const position = this.t.position;
+      return Array.from(best.keys()).sort(function (a, b) {
+        return /** @type {number} */ (best.get(a)) - /** @type {number} */ (best.get(b)) ||
+          position[a] - position[b];
+      });
+    }
+  }
+
+
+  /** Per-document data for the features BM25 does not see. */
+  class Reranker {
+    /** @param {Analysis} an @param {ClientIndex} index */
+    constructor(an, index) {
+      this.an = an;
+      this.r = an.c.rerank;
+      const docs = index.docs, t = index.titles;
+      this.titleText = t.full;
+      this.titleWords = t.words;
+      this.titleForms = t.words.map(function (ws) { return H.set(ws.flat()); });
+      this.authority = docs.backlinks.map((b, d) => (1 + this.r.authority * Math.log1p(b)) * docs.weight[d]);
+      this.sentenceEnd = new RegExp(index.rules.sentence_end);
+      /** @type {string[]} */
+      this.text = [];
+      /** @type {string[]} */
+      this.latin = [];
+      /** @type {number[][]} */
+      this.starts = [];
+    }
+    /** Document `d`'s text for the features: one line per sentence (proximity stops at a line
+     * break; passage counts per line), Hangul and Latin apart, and where each line starts.
+     * @param {Analysis} an @param {number} d @param {string} text */
+    addText(an, d, text) {
+      const sentences = text.split(this.sentenceEnd).map(function (s) { return an.words(s); });
+      const lines = [this.titleText[d]].concat(sentences.map(function (ws) {
+        return ws.filter(function (w) { return !isLatin(w); }).join("");
+      })).filter(Boolean);
+      /** @type {number[]} */
+      const starts = [];
+      let at = 0;
+      lines.forEach(function (line) { starts.push(at); at += line.length + 1; });
+      this.text[d] = lines.join("\n");
+      this.starts[d] = starts;
+      this.latin[d] = [this.titleText[d]].concat(sentences.map(function (ws) {
+        return ws.filter(isLatin).join("");
+      })).join("\n");
+    }
+    /** The query's side of the features. @param {Plan} plan @returns {Prepared} */
+    prepare(plan) {
+      const an = this.an;
+      /** @type {[string[], number][]} */
+      const groups = [];
+      /** @type {Record<string, string>} */
+      const joins = dict();
+      /** @type {Record<string, number>} */
+      const at = dict();
+      plan.related.forEach(function (p) { joins[p[0]] = p[1]; });
+      plan.words.forEach((word) => {
+        if (an.isFunctionWord(word.text)) return;
+        const forms = [word.stem].concat(word.corrections).filter(Boolean);
+        if (!forms.length) return;
+        const weight = word.stem.length === 1 && word.hangul ? this.r.short_word : 1;
+        // A related word the rewrite added is a form of the typed word's group.
+        if (has(joins, word.text) && has(at, joins[word.text])) {
+          const g = groups[at[joins[word.text]]];
+          g[0] = unique(g[0].concat(forms));
+          g[1] = Math.max(g[1], weight);
+          return;
+        }
+        at[word.text] = groups.length;
+        groups.push([forms, weight]);
+      });
+      /** @type {Record<string, number>} */
+      const forms = dict();
+      plan.words.forEach(function (x) { x.variants.concat(x.corrections).forEach(function (f) { forms[f] = 1; }); });
+      /** @type {[string[], string[]][]} */
+      const pairs = [];
+      for (let i = 0; i + 1 < groups.length; i++) pairs.push([groups[i][0], groups[i + 1][0]]);
+      const total = groups.reduce(function (sum, g) { return sum + g[1]; }, 0);
+      return { groups: groups, pairs: pairs, forms: forms, joined: plan.stemCompact + plan.compact, total: total };
+    }
+    /** Some form of `first` followed within `near_gap` characters (no line break) by one of
+     * `then`. @param {string} text @param {string[]} first @param {string[]} then */
+    near(text, first, then) {
+      const gap = this.r.near_gap;
+      if (!then.some(function (b) { return text.indexOf(b) >= 0; })) return false;
+      const longest = Math.max.apply(null, then.map(function (b) { return b.length; }));
+      for (const a of first) {
+        for (let at = text.indexOf(a); at !== -1; at = text.indexOf(a, at + 1)) {
+          const end = at + a.length, window = text.slice(end, end + gap + longest);
+          for (const b of then) {
+            const g = window.indexOf(b);
+            if (g >= 0 && g <= gap && window.slice(0, g).indexOf("\n") < 0) return true;
+          }
+        }
+      }
+      return false;
+    }
+    /** The document's features for the prepared query. @param {Prepared} q @param {number} d
+     * @returns {Features} */
+    features(q, d) {
+      const authority = this.authority[d];
+      if (!q.groups.length) return { coordination: 1, proximity: 0, title_coverage: 0, authority: authority, passage: 0 };
+      const text = this.text[d], latin = this.latin[d];
+      const present = q.groups.map(function (g) {
+        return g[0].some(function (f) { return (isLatin(f) ? latin : text).indexOf(f) >= 0; });
+      });
+      const found = q.groups.filter(function (g, i) { return present[i]; });
+      const weight = found.reduce(function (sum, g) { return sum + g[1]; }, 0);
+      let proximity = 0;
+      if (q.pairs.length) {
+        proximity = q.pairs.filter((p, i) => present[i] && present[i + 1] &&
+          this.near(isLatin(p[0][0]) ? latin : text, p[0], p[1])).length / q.pairs.length;
+      }
+      let passage = 0;
+      if (q.groups.length >= this.r.passage_min_words) {
+        passage = (found.length > 1 ? this.passage(found, d) :
+          found.reduce(function (m, g) { return Math.max(m, g[1]); }, 0)) / q.total;
+      }
+      return { coordination: weight / q.total, proximity: proximity,
+        title_coverage: this.titleCoverage(q, d), authority: authority, passage: passage };
+    }
+    /** @param {Features} f */
+    factor(f) {
+      const r = this.r;
+      return Math.max(r.coord_floor, f.coordination * f.coordination) *
+        (1 + r.proximity * f.proximity) * (1 + r.title_coverage * f.title_coverage) *
+        (1 + r.passage * f.passage * f.passage) * f.authority;
+    }
+    /** @param {Prepared} q @param {number} d */
+    titleCoverage(q, d) {
+      const titleWords = this.titleWords[d], forms = this.titleForms[d], text = this.titleText[d];
+      if (!titleWords.length) return 0;
+      const covered = titleWords.filter(function (ws) {
+        const s = shortest(ws);
+        return (s.length > 1 && q.joined.indexOf(s) >= 0) || ws.some(function (f) { return has(q.forms, f); });
+      }).length;
+      const explained = q.groups.filter(function (g) {
+        return g[0].some(function (f) { return has(forms, f) || (f.length > 1 && text.indexOf(f) >= 0); });
+      }).length;
+      return covered / titleWords.length * explained / q.groups.length;
+    }
+    /** The largest weight of groups found together in one Hangul line.
+     * @param {[string[], number][]} groups @param {number} d */
+    passage(groups, d) {
+      const text = this.text[d], starts = this.starts[d];
+      /** @type {Map<number, number>} */
+      const perLine = new Map();
+      /** @param {number} at */
+      function lineOf(at) {
+        let lo = 0, hi = starts.length;  // bisect_right(starts, at) - 1
+        while (lo < hi) { const mid = (lo + hi) >> 1; if (starts[mid] <= at) lo = mid + 1; else hi = mid; }
+        return lo - 1;
+      }
+      groups.forEach(function (g) {
+        /** @type {Set<number>} */
+        const lines = new Set();
+        g[0].forEach(function (form) {
+          if (isLatin(form)) return;
+          for (let at = text.indexOf(form); at !== -1;) {
+            const line = lineOf(at);  // a line counts once: skip to the next
+            lines.add(line);
+            if (line + 1 >= starts.length) break;
+            at = text.indexOf(form, starts[line + 1]);
+          }
+        });
+        lines.forEach(function (line) { perLine.set(line, (perLine.get(line) || 0) + g[1]); });
+      });
+      let best = 0;
+      perLine.forEach(function (w) { if (w > best) best = w; });
+      return best;
+    }
+  }
+
+  /** Stems, whole words and corrections worth marking in a snippet.
+   * @param {Plan} plan @param {number} minTerm */
+  function highlightTerms(plan, minTerm) {
+    const only = plan.words.length === 1;
+    /** @type {string[]} */
+    const terms = [];
     plan.words.forEach(function (x) {
-      [x.text, x.stem].concat(x.corrections).forEach(function (f) { if (f.length >= 2 || (only && f)) terms.push(f); });
+      [x.text, x.stem].concat(x.corrections).forEach(function (f) {
+        if (f.length >= minTerm || (only && f)) terms.push(f);
+      });
     });
-    terms = unique(terms).filter(function (t) {
-      if (used + t.length > 80 || self.squashed[d].indexOf(t.toLowerCase()) < 0) return false;
-      used += t.length;
+    return unique(terms);
+  }
+  /** No whitespace, lower case: what a term is looked for in. @param {string} text */
+  function squash(text) { return text.replace(/\s+/g, "").toLowerCase(); }
+  /** The terms that may match in one of `texts` (squashed), in
+   * order, `maxChars` characters in all.
+   * @param {string[]} terms @param {string[]} texts @param {number} maxChars */
+  function presentTerms(terms, texts, maxChars) {
+    let used = 0;
+    return terms.filter(function (term) {
+      if (!term || used + term.length > maxChars) return false;
+      const folded = term.toLowerCase();
+      if (!texts.some(function (t) { return t.indexOf(folded) >= 0; })) return false;
+      used += term.length;
       return true;
-    }).sort(function (a, b) { return b.length - a.length; });
-    var pattern = terms.length ? new RegExp(terms.map(function (t) {
-      var esc = function (c) { return c.replace(/[.*+?^${}()|[\]\\\-]/g, "\\$&"); };
+    });
+  }
+  /** One pattern for the terms, longest first; Hangul may be split by spaces.
+   * @param {string[]} terms @returns {RegExp | null} */
+  function termPattern(terms) {
+    const sorted = unique(terms.filter(Boolean)).sort(function (a, b) { return b.length - a.length; });
+    if (!sorted.length) return null;
+    /** @param {string} c */
+    function esc(c) { return c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"); }
+    return new RegExp(sorted.map(function (t) {
       return isHangul(t) ? t.split("").map(esc).join("\\s?") : esc(t);
-    }).join("|"), "gi") : null;
-    var flat = this.flat[d], size = this.index.rules.snippet_chars, lead = this.index.rules.lead_chars;
-    var first = pattern ? flat.search(pattern) : -1, start = 0;
-    if (first > lead) {
-      start = first - lead;
-      var space = flat.indexOf(" ", start);
+    }).join("|"), "giu");
+  }
+  /** `s` with & < > " ' as entities, as the server escapes them. @param {string} s */
+  function escapeHtml(s) {
+    /** @type {Record<string, string>} */
+    const entities = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#x27;" };
+    return s.replace(/[&<>"']/g, function (c) { return entities[c]; });
+  }
+  /** At most `chars` characters of the flat text around the first
+   * match, escaped and marked. @param {string} flat @param {RegExp | null} pattern
+   * @param {Contract["snippet"]} sizes */
+  function makeSnippet(flat, pattern, sizes) {
+    const first = pattern ? flat.search(pattern) : -1;
+    let start = 0;
+    if (first > sizes.lead) {
+      start = first - sizes.lead;
+      const space = flat.indexOf(" ", start);
       if (space !== -1 && space < first) start = space + 1;
     }
-    var end = Math.min(flat.length, start + size);
+    let end = Math.min(flat.length, start + sizes.chars);
     if (end < flat.length) {
-      var cut = flat.lastIndexOf(" ", end - 1);
-      if (cut >= start + size / 2) end = cut;
+      const cut = flat.lastIndexOf(" ", end - 1);
+      if (cut >= start + sizes.min_cut) end = cut;
     }
-    var win = flat.slice(start, end), out = start > 0 ? "…" : "", pos = 0, m;
+    const win = flat.slice(start, end);
+    let out = start > 0 ? "…" : "", pos = 0;
     if (pattern) {
       pattern.lastIndex = 0;
-      while ((m = pattern.exec(win)) !== null) {
+      for (let m = pattern.exec(win); m !== null; m = pattern.exec(win)) {
         if (!m[0]) { pattern.lastIndex++; continue; }
         out += escapeHtml(win.slice(pos, m.index)) + "<mark>" + escapeHtml(m[0]) + "</mark>";
         pos = m.index + m[0].length;
       }
     }
     return out + escapeHtml(win.slice(pos)) + (end < flat.length ? "…" : "");
-  };
+  }
 
-
-  /* SearchIndex.suggest: the titles best matching what is typed so far (no texts needed). */
-  M.suggest = function (query, limit) {
-    var an = this.an, text = an.clean(query), words = an.words(text), typed = words.join(""), self = this;
-    limit = limit === undefined ? 8 : limit;
-    if (!typed || !limit) return [];
-    var matches = this.prefixMatches(typed);
-    var stemmed = words.map(function (w) { return an.stem(w); }).join("");
-    if (stemmed !== typed) matches = matches.concat(this.prefixMatches(stemmed));
-    if (/^[\x00-\x7f]*$/.test(typed)) matches = matches.concat(this.aliasPrefixMatches(an.aliasKey(text)));
-    if (!matches.length) matches = this.fuzzyMatches(stemmed);
-    var best = {};
-    matches.forEach(function (m) { best[m[0]] = Math.min(has(best, m[0]) ? best[m[0]] : 99, m[1]); });
-    return Object.keys(best).map(Number).sort(function (a, b) {
-      if (best[a] !== best[b]) return best[a] - best[b];
-      var ka = self.sortKey[a], kb = self.sortKey[b];
-      for (var i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i] - kb[i];
-      return 0;
-    }).slice(0, limit).map(function (d) { return self.hit(d, 0, null); });
+  return {
+    Rewriter: Rewriter, TitleTable: TitleTable, Reranker: Reranker,
+    snippets: { highlightTerms: highlightTerms, squash: squash, presentTerms: presentTerms,
+      termPattern: termPattern, makeSnippet: makeSnippet }
   };
-  M.aliasPrefixMatches = function (typed) {
-    var t = this.titles, out = [];
-    if (typed.length < 2) return out;
-    t.alias.forEach(function (alias, d) {
-      if (!alias) return;
-      if (alias === typed) out.push([d, C.EXACT]);
-      else if (alias.indexOf(typed) === 0) out.push([d, C.START]);
-      else if (t.alias_words[d].some(function (x) { return x.indexOf(typed) === 0; })) out.push([d, C.PART_START]);
-    });
-    return out;
-  };
-
-  return M;
-});
+})(RulesAnalysis);

@@ -1,61 +1,23 @@
+// @ts-check
 // 룰사전: search as you type. Progressive enhancement over the plain GET form: without this
-// script the form still submits to /search. No framework, no other host.
+// script the form still submits to /search. No framework, no other host. Offline (and on a
+// static export) the browser engine answers: static/engine.js, loaded on demand. There is no
+// second matcher: a page whose engine cannot load says so.
 (function () {
   "use strict";
 
-  var INITIALS = "ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ";
-  var titles = null;
-
-  // The fallback when the engine is not saved: the title list the service worker keeps,
-  // titles and initial consonants (초성), including mixed input while typing (틈ㅅ).
-  function pattern(query) {
-    var source = "";
-    for (var i = 0; i < query.length; i++) {
-      var ch = query.charAt(i);
-      var initial = INITIALS.indexOf(ch);
-      if (initial >= 0) {
-        var first = String.fromCharCode(0xAC00 + initial * 588);
-        var last = String.fromCharCode(0xAC00 + initial * 588 + 587);
-        source += "[" + ch + first + "-" + last + "]";
-      } else {
-        source += ch.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-      }
-    }
-    return new RegExp(source);
-  }
-
-  function offlineMatches(query, limit) {
-    var key = query.replace(/\s+/g, "").toLowerCase();
-    if (!key || !titles) return [];
-    var re;
-    try { re = pattern(key); } catch (e) { return []; }
-    var found = [];
-    titles.forEach(function (t) {
-      var at = t.key.toLowerCase().search(re);
-      if (at >= 0) found.push({ item: t, rank: (at === 0 ? 0 : 1) + t.key.length / 1000 });
-    });
-    found.sort(function (a, b) { return a.rank - b.rank; });
-    return found.slice(0, limit).map(function (f) {
-      return { title: f.item.title, url: f.item.url, context: f.item.context };
-    });
-  }
-
-  function loadTitles(url) {
-    if (titles || !url) return Promise.resolve(titles);
-    return fetch(url).then(function (r) { return r.json(); }).then(function (data) {
-      titles = data.titles;
-      return titles;
-    });
-  }
-
-  // The browser engine (static/analysis.js + static/engine.js), loaded on demand from the
-  // URLs in `el`'s data attributes: offline searches and suggestions, and a static export's
-  // search page, are answered by it from the client index (and, for searches, the texts).
+  // The browser engine (static/analysis.js, matching.js, engine.js), loaded on demand from
+  // the URLs in `el`'s data attributes: offline searches and suggestions, and a static
+  // export's search page, are answered by it from the client index (and, for searches, the
+  // texts) of the analysis version the page names.
+  /** @type {Promise<unknown> | null} */
   var scripts = null;
+  /** @param {string} list */
   function loadScripts(list) {
-    if (window.RulesEngine) return Promise.resolve();
+    if (typeof RulesEngine !== "undefined") return Promise.resolve();
     if (!scripts) {
-      scripts = (list || "").split(/\s+/).filter(Boolean).reduce(function (previous, src) {
+      /** @type {Promise<unknown>} */
+      var chain = list.split(/\s+/).filter(Boolean).reduce(function (previous, src) {
         return previous.then(function () {
           return new Promise(function (resolve, reject) {
             var script = document.createElement("script");
@@ -65,19 +27,22 @@
             document.head.appendChild(script);
           });
         });
-      }, Promise.resolve());
-      scripts.catch(function () { scripts = null; });
+      }, /** @type {Promise<unknown>} */ (Promise.resolve()));
+      scripts = chain;
+      chain.catch(function () { scripts = null; });
     }
     return scripts;
   }
+  /** @param {Element} el @param {boolean} withTexts */
   function loadEngine(el, withTexts) {
-    return loadScripts(el.getAttribute("data-scripts")).then(function () {
-      if (!window.RulesEngine) throw new Error("no engine");
-      return window.RulesEngine.load(el.getAttribute("data-index"),
-        withTexts ? el.getAttribute("data-texts") : null);
+    return loadScripts(el.getAttribute("data-scripts") || "").then(function () {
+      if (typeof RulesEngine === "undefined") throw new Error("no engine");
+      return RulesEngine.load(el.getAttribute("data-index") || "",
+        withTexts ? el.getAttribute("data-texts") : null, el.getAttribute("data-analysis") || "");
     });
   }
 
+  /** @param {string} tag @param {string} className @param {string} [text] */
   function element(tag, className, text) {
     var el = document.createElement(tag);
     if (className) el.className = className;
@@ -86,10 +51,11 @@
   }
 
   // One result as the search page shows it: title, game, where it sits and a snippet.
+  /** @param {EngineHit} hit */
   function resultItem(hit) {
     var li = element("li", "result");
-    var h2 = element("h2");
-    var a = element("a", "", hit.title);
+    var h2 = element("h2", "");
+    var a = /** @type {HTMLAnchorElement} */ (element("a", "", hit.title));
     a.href = hit.url;
     h2.appendChild(a);
     li.appendChild(h2);
@@ -106,9 +72,11 @@
   }
 
   var results = document.getElementById("offline-results");
-  if (results) {
-    // The offline page: answer the search (?q=) or /go/… it stands in for with the browser
-    // engine; any other page it stands in for was simply not saved.
+  if (results) answerOffline(results);
+
+  /** The offline page: answer the search (?q=) or /go/… it stands in for with the browser
+   * engine; any other page it stands in for was simply not saved. @param {HTMLElement} results */
+  function answerOffline(results) {
     var go = results.getAttribute("data-go") || "/go/";
     var path = window.location.pathname;
     var params = new URLSearchParams(window.location.search);
@@ -118,228 +86,232 @@
       try { query = decodeURIComponent(path.slice(go.length)).replace(/_/g, " "); }
       catch (e) { query = path.slice(go.length); }
     } else if (!query && path !== results.getAttribute("data-self")) {
-      document.getElementById("offline-search").hidden = true;
-      document.getElementById("offline-page").hidden = false;
+      show("offline-search", false);
+      show("offline-page", true);
     }
     var heading = document.getElementById("offline-query");
     if (heading) heading.textContent = query;
-    var box = document.getElementById("search-q");
+    var box = /** @type {HTMLInputElement | null} */ (document.getElementById("search-q"));
     if (box && query) box.value = query;
     var none = document.getElementById("offline-none");
     var note = document.getElementById("offline-note");
-    if (query && note) {
+    if (!query) return;
+    if (note) {
       note.textContent = "찾는 중…";  // the first search prepares the engine
       note.hidden = false;
     }
-    if (query) {
-      loadEngine(results, true).then(function (engine) {
-        var found = engine.search(query, { limit: 20, game: game });
-        results.textContent = "";
-        found.hits.forEach(function (hit) { results.appendChild(resultItem(hit)); });
-        if (note) {
-          // What the search changed, as the server's results page says it: a player's word
-          // → the official term, and a typo correction.
-          var changes = found.synonyms.map(function (pair) {
-            return " ‘" + pair[0] + "’ → 공식 용어 ‘" + pair[1] + "’.";
-          });
-          if (found.game_named) {
-            var named = found.hits.filter(function (h) { return h.game === found.game_named[1]; })[0];
-            if (named) changes.push(" ‘" + found.game_named[0] + "’ → " + named.game_name + " 규칙 먼저.");
-          }
-          // Like the server's notice, the words corrected, not the whole query.
-          found.corrections.forEach(function (pair) {
-            changes.push(" ‘" + pair[0] + "’ → ‘" + pair[1] + "’ (고쳐 찾은 말).");
-          });
-          note.textContent = note.getAttribute("data-found") + changes.join("");
-          note.hidden = !found.hits.length;
+    loadEngine(results, true).then(function (engine) {
+      var found = engine.search(query, { limit: engine.c.limits.offline, game: game });
+      results.textContent = "";
+      found.hits.forEach(function (hit) { results.appendChild(resultItem(hit)); });
+      if (note) {
+        // What the search changed, as the server's results page says it: a player's word
+        // → the official term, and a typo correction.
+        var changes = found.synonyms.map(function (pair) {
+          return " ‘" + pair[0] + "’ → 공식 용어 ‘" + pair[1] + "’.";
+        });
+        var named = found.game_named;
+        if (named) {
+          var first = found.hits.filter(function (h) { return named && h.game === named[1]; })[0];
+          if (first) changes.push(" ‘" + named[0] + "’ → " + first.game_name + " 규칙 먼저.");
         }
-        if (none) none.hidden = found.hits.length > 0;
-        if (none && found.suggestion) {
-          // "Did you mean": the closest title, as the search page offers it.
-          var p = element("p", "did-you-mean", "혹시 ");
-          var a = element("a", "", found.suggestion.title);
-          a.href = found.suggestion.url;
-          p.appendChild(a);
-          p.appendChild(document.createTextNode(" 규칙을 찾으셨나요?"));
-          none.parentNode.insertBefore(p, none.nextSibling);
-        }
-        results.setAttribute("data-ready", "engine");
-      }).catch(function () {
-        // No engine or index saved (a worker from before it existed): titles only.
-        loadTitles(results.getAttribute("data-titles")).then(function () {
-          var matches = offlineMatches(query, 50);
-          results.textContent = "";
-          matches.forEach(function (m) {
-            var li = element("li");
-            var a = element("a", "", m.title);
-            a.href = m.url;
-            li.appendChild(a);
-            results.appendChild(li);
-          });
-          if (none) none.hidden = matches.length > 0;
-          results.setAttribute("data-ready", "titles");
-        }).catch(function () { /* nothing cached yet */ });
-      });
-    }
+        // Like the server's notice, the words corrected, not the whole query.
+        found.corrections.forEach(function (pair) {
+          changes.push(" ‘" + pair[0] + "’ → ‘" + pair[1] + "’ (고쳐 찾은 말).");
+        });
+        note.textContent = note.getAttribute("data-found") + changes.join("");
+        note.hidden = !found.hits.length;
+      }
+      if (none) none.hidden = found.hits.length > 0;
+      if (none && none.parentNode && found.suggestion) {
+        // "Did you mean": the closest title, as the search page offers it.
+        var p = element("p", "did-you-mean", "혹시 ");
+        var a = /** @type {HTMLAnchorElement} */ (element("a", "", found.suggestion.title));
+        a.href = found.suggestion.url;
+        p.appendChild(a);
+        p.appendChild(document.createTextNode(" 규칙을 찾으셨나요?"));
+        none.parentNode.insertBefore(p, none.nextSibling);
+      }
+      results.setAttribute("data-ready", "engine");
+    }).catch(function () {
+      // No engine saved, or one of another version than this page (a worker mid-update).
+      if (note) {
+        note.textContent = note.getAttribute("data-unavailable");
+        note.hidden = false;
+      }
+      results.setAttribute("data-ready", "none");
+    });
+  }
+
+  /** @param {string} id @param {boolean} visible */
+  function show(id, visible) {
+    var el = document.getElementById(id);
+    if (el) el.hidden = !visible;
   }
 
   var form = document.querySelector("form.search-form[data-suggest]");
-  if (!form) return;
-  var input = form.querySelector("input[name=q]");
-  var endpoint = form.getAttribute("data-suggest");
-  var titlesUrl = form.getAttribute("data-titles");
-  function offlineSuggestions(query) {
-    // Offline: the engine's title matching (초성, particles, typos); the title list if the
-    // engine was never saved.
-    return loadEngine(form, false).then(function (engine) {
-      return engine.suggest(query, 8);
-    }).catch(function () {
-      return loadTitles(titlesUrl).then(function () { return offlineMatches(query, 8); });
-    });
-  }
-  var list = document.createElement("ul");
-  var items = [];
-  var active = -1;
-  var timer = 0;
-  var pending = null;
-  var shown = "";
+  var input = form && /** @type {HTMLInputElement | null} */ (form.querySelector("input[name=q]"));
+  if (form && input) suggestAsYouType(form, input);
 
-  list.id = "search-suggestions";
-  list.className = "suggestions";
-  list.setAttribute("role", "listbox");
-  list.setAttribute("aria-label", "추천 항목");
-  list.hidden = true;
-  input.parentNode.appendChild(list);
-  input.setAttribute("role", "combobox");
-  input.setAttribute("aria-autocomplete", "list");
-  input.setAttribute("aria-expanded", "false");
-  input.setAttribute("aria-controls", list.id);
+  /** Suggestions under the box while typing (↑/↓/Enter/Esc), and `/` to focus it.
+   * @param {Element} form @param {HTMLInputElement} input */
+  function suggestAsYouType(form, input) {
+    var endpoint = form.getAttribute("data-suggest");
+    /** @param {string} query */
+    function offlineSuggestions(query) {
+      // Offline: the engine's title matching (초성, particles, typos).
+      return loadEngine(form, false).then(function (engine) { return engine.suggest(query); });
+    }
+    var list = document.createElement("ul");
+    /** @type {{el: HTMLElement, url: string}[]} */
+    var items = [];
+    var active = -1;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    var timer;
+    /** @type {AbortController | null} */
+    var pending = null;
+    var shown = "";
 
-  function close() {
+    list.id = "search-suggestions";
+    list.className = "suggestions";
+    list.setAttribute("role", "listbox");
+    list.setAttribute("aria-label", "추천 항목");
     list.hidden = true;
+    if (input.parentNode) input.parentNode.appendChild(list);
+    input.setAttribute("role", "combobox");
+    input.setAttribute("aria-autocomplete", "list");
     input.setAttribute("aria-expanded", "false");
-    input.removeAttribute("aria-activedescendant");
-    active = -1;
-  }
+    input.setAttribute("aria-controls", list.id);
 
-  function highlight(index) {
-    if (!items.length) return;
-    active = (index + items.length) % items.length;
-    items.forEach(function (item, i) {
-      item.el.setAttribute("aria-selected", i === active ? "true" : "false");
-    });
-    input.setAttribute("aria-activedescendant", items[active].el.id);
-    items[active].el.scrollIntoView({ block: "nearest" });
-  }
+    function close() {
+      list.hidden = true;
+      input.setAttribute("aria-expanded", "false");
+      input.removeAttribute("aria-activedescendant");
+      active = -1;
+    }
 
-  function render(data) {
-    list.textContent = "";
-    items = data.suggestions.map(function (s, i) {
-      var li = document.createElement("li");
-      var link = document.createElement("a");
-      var context = document.createElement("span");
-      li.id = "suggestion-" + i;
-      li.setAttribute("role", "option");
-      li.setAttribute("aria-selected", "false");
-      link.href = s.url;
-      link.tabIndex = -1;
-      link.textContent = s.title;
-      context.className = "suggestion-context";
-      context.textContent = s.context;
-      link.appendChild(context);
-      li.appendChild(link);
-      list.appendChild(li);
-      return { el: li, url: s.url };
-    });
-    active = -1;
-    if (items.length) {
-      list.hidden = false;
-      input.setAttribute("aria-expanded", "true");
-    } else {
-      close();
-    }
-  }
-
-  function fetchSuggestions() {
-    var query = input.value.trim();
-    if (query === shown) return;
-    shown = query;
-    if (pending) pending.abort();
-    if (!query) {
-      close();
-      return;
-    }
-    if (!endpoint) {  // a static copy of the site has no server to ask: the engine answers
-      showOffline(query);
-      return;
-    }
-    pending = new AbortController();
-    fetch(endpoint + "?q=" + encodeURIComponent(query), {
-      signal: pending.signal,
-      headers: { Accept: "application/json" }
-    })
-      .then(function (response) {
-        return response.ok ? response.json() : { suggestions: [] };
-      })
-      .then(function (data) {
-        if (input.value.trim() === query) render(data);
-      })
-      .catch(function (error) {
-        if (error && error.name === "AbortError") return;
-        showOffline(query);
+    /** @param {number} index */
+    function highlight(index) {
+      if (!items.length) return;
+      active = (index + items.length) % items.length;
+      items.forEach(function (item, i) {
+        item.el.setAttribute("aria-selected", i === active ? "true" : "false");
       });
-  }
+      input.setAttribute("aria-activedescendant", items[active].el.id);
+      items[active].el.scrollIntoView({ block: "nearest" });
+    }
 
-  function showOffline(query) {
-    offlineSuggestions(query).then(function (suggestions) {
-      if (input.value.trim() === query) render({ suggestions: suggestions });
-    }).catch(function () { /* nothing cached: the form still works */ });
-  }
+    /** @param {{suggestions: {title: string, url: string, context: string}[]}} data */
+    function render(data) {
+      list.textContent = "";
+      items = data.suggestions.map(function (s, i) {
+        var li = document.createElement("li");
+        var link = document.createElement("a");
+        var context = document.createElement("span");
+        li.id = "suggestion-" + i;
+        li.setAttribute("role", "option");
+        li.setAttribute("aria-selected", "false");
+        link.href = s.url;
+        link.tabIndex = -1;
+        link.textContent = s.title;
+        context.className = "suggestion-context";
+        context.textContent = s.context;
+        link.appendChild(context);
+        li.appendChild(link);
+        list.appendChild(li);
+        return { el: li, url: s.url };
+      });
+      active = -1;
+      if (items.length) {
+        list.hidden = false;
+        input.setAttribute("aria-expanded", "true");
+      } else {
+        close();
+      }
+    }
 
-  input.addEventListener("input", function () {
-    clearTimeout(timer);
-    timer = setTimeout(fetchSuggestions, 60);
-  });
+    function fetchSuggestions() {
+      var query = input.value.trim();
+      if (query === shown) return;
+      shown = query;
+      if (pending) pending.abort();
+      if (!query) {
+        close();
+        return;
+      }
+      if (!endpoint) {  // a static copy of the site has no server to ask: the engine answers
+        showOffline(query);
+        return;
+      }
+      pending = new AbortController();
+      fetch(endpoint + "?q=" + encodeURIComponent(query), {
+        signal: pending.signal,
+        headers: { Accept: "application/json" }
+      })
+        .then(function (response) {
+          return response.ok ? response.json() : { suggestions: [] };
+        })
+        .then(function (data) {
+          if (input.value.trim() === query) render(data);
+        })
+        .catch(function (error) {
+          if (error && error.name === "AbortError") return;
+          showOffline(query);
+        });
+    }
 
-  input.addEventListener("keydown", function (event) {
-    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
-      if (list.hidden && items.length) {
+    /** @param {string} query */
+    function showOffline(query) {
+      offlineSuggestions(query).then(function (suggestions) {
+        if (input.value.trim() === query) render({ suggestions: suggestions });
+      }).catch(function () { /* nothing cached: the form still works */ });
+    }
+
+    input.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(fetchSuggestions, 60);
+    });
+
+    input.addEventListener("keydown", function (event) {
+      if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+        if (list.hidden && items.length) {
+          list.hidden = false;
+          input.setAttribute("aria-expanded", "true");
+        }
+        highlight(active + (event.key === "ArrowDown" ? 1 : -1));
+        event.preventDefault();
+      } else if (event.key === "Enter" && active >= 0 && !list.hidden) {
+        event.preventDefault();
+        window.location.href = items[active].url;
+      } else if (event.key === "Escape") {
+        if (!list.hidden) {
+          close();
+          event.preventDefault();
+        }
+      }
+    });
+
+    input.addEventListener("blur", function () {
+      // Let a tap on a suggestion land before the list goes away.
+      setTimeout(close, 150);
+    });
+
+    input.addEventListener("focus", function () {
+      if (items.length && input.value.trim() === shown) {
         list.hidden = false;
         input.setAttribute("aria-expanded", "true");
       }
-      highlight(active + (event.key === "ArrowDown" ? 1 : -1));
-      event.preventDefault();
-    } else if (event.key === "Enter" && active >= 0 && !list.hidden) {
-      event.preventDefault();
-      window.location.href = items[active].url;
-    } else if (event.key === "Escape") {
-      if (!list.hidden) {
-        close();
+    });
+
+    document.addEventListener("keydown", function (event) {
+      var target = /** @type {HTMLElement | null} */ (event.target);
+      var typing = target && (target.isContentEditable ||
+        /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+      if (event.key === "/" && !typing && !event.ctrlKey && !event.metaKey && !event.altKey) {
         event.preventDefault();
+        input.focus();
+        input.select();
       }
-    }
-  });
-
-  input.addEventListener("blur", function () {
-    // Let a tap on a suggestion land before the list goes away.
-    setTimeout(close, 150);
-  });
-
-  input.addEventListener("focus", function () {
-    if (items.length && input.value.trim() === shown) {
-      list.hidden = false;
-      input.setAttribute("aria-expanded", "true");
-    }
-  });
-
-  document.addEventListener("keydown", function (event) {
-    var target = event.target;
-    var typing = target && (target.isContentEditable ||
-      /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
-    if (event.key === "/" && !typing && !event.ctrlKey && !event.metaKey && !event.altKey) {
-      event.preventDefault();
-      input.focus();
-      input.select();
-    }
-  });
+    });
+  }
 })();

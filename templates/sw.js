@@ -15,18 +15,37 @@ const DATA = {{ version_label|tojson }};
 // offline: the saved copy at once, with no wait at all.
 const NETWORK_TIMEOUT_MS = 1500;
 
+// How far the install has got, told to the open pages at most every PROGRESS_MS.
+const PROGRESS_MS = 500;
+const TOTAL = SHELL.length + PAGES.length;
+let fetched = 0;
+let toldAt = 0;
+
+async function tellProgress() {
+  const now = Date.now();
+  if (now - toldAt < PROGRESS_MS) return;
+  toldAt = now;
+  const clients = await self.clients.matchAll({ includeUncontrolled: true, type: "window" });
+  for (const client of clients) {
+    client.postMessage({ type: "saving", data: DATA, done: fetched, total: TOTAL });
+  }
+}
+
 async function precache(cache, urls, parallel) {
-  // One failed page must not cost the rest: fetch each, keep what arrives.
+  // One failed page must not cost the rest: fetch each, keep what arrives. Low priority: the
+  // page the player opened, and the next one, come before the saved copy.
   let next = 0;
   async function worker() {
     while (next < urls.length) {
       const url = urls[next++];
       try {
-        const response = await fetch(url, { credentials: "same-origin" });
+        const response = await fetch(url, { credentials: "same-origin", priority: "low" });
         if (response.ok) await cache.put(url, response);
       } catch (error) {
         /* offline during install: the page is cached on its first visit instead */
       }
+      fetched += 1;
+      tellProgress();
     }
   }
   await Promise.all(Array.from({ length: parallel }, worker));

@@ -1,7 +1,9 @@
 """Run the browser engine (static/engine.js) in Node from the Python tests.
 
 One `node` process per call, fed one JSON request (see tests/node/engine_cli.js); the index
-and texts are written to files first, as the browser would download them.
+and texts are written to files first, as the browser would download them. The engine is told
+to expect this code's analysis version (`index.ANALYSIS_VERSION`), as a page rendered by this
+server would tell it.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from app.search.index import ANALYSIS_VERSION
 from tests.conftest import ROOT, missing_tool
 
 CLI = ROOT / "tests" / "node" / "engine_cli.js"
@@ -29,7 +32,8 @@ def node() -> str:
 
 
 def run(request: dict[str, Any], timeout: float = 120) -> dict[str, Any]:
-    """The engine CLI's answer to `request`."""
+    """The engine CLI's answer to `request` (expecting `ANALYSIS_VERSION` unless it says)."""
+    request = {"analysis": ANALYSIS_VERSION, **request}
     done = subprocess.run([node(), str(CLI)], input=json.dumps(request, ensure_ascii=False),
                           capture_output=True, text=True, encoding="utf-8", timeout=timeout,
                           check=False)

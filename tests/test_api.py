@@ -12,7 +12,7 @@ from app.corpus.models import Corpus
 from tests.conftest import DATA
 
 ENTRY_KEYS = {"id", "title", "source", "game", "url", "parent", "path", "children", "text", "html",
-              "links_to", "linked_from", "cycles"}
+              "links_to", "linked_from", "collection_codes"}
 
 
 def test_sources(client: TestClient, corpus: Corpus) -> None:
@@ -58,10 +58,17 @@ def test_entry_text_is_plain_and_html_is_rendered(client: TestClient) -> None:
     assert "<svg" in body["html"]
 
 
-def test_entry_links_and_cycles(client: TestClient) -> None:
+def test_entry_links_and_collection_codes(client: TestClient) -> None:
     body = client.get("/api/entries/Per_Investigator").json()
     assert "Location_Cards" in body["linked_from"]
+    assert client.get("/api/entries/Bonded").json()["collection_codes"] == ["tcu", "tde"]
+
+
+def test_the_old_field_name_still_answers_and_is_marked_deprecated(client: TestClient) -> None:
+    # A forum bot written against the stable `cycles` keeps working for a release.
     assert client.get("/api/entries/Bonded").json()["cycles"] == ["tcu", "tde"]
+    schema = client.get("/openapi.json").json()["components"]["schemas"]["EntryPage"]
+    assert schema["properties"]["cycles"]["deprecated"] is True
 
 
 def test_ids_with_spaces_are_encoded(client: TestClient) -> None:

@@ -100,3 +100,11 @@ def test_a_huge_data_file_is_refused_at_once(tmp_path: Path) -> None:
         file.truncate(200 * 1024 * 1024)  # sparse: nothing reads it but its size
     _refused_everywhere(folder, tmp_path, "rules.json: the file is 200.0 MiB, over the 4 MiB a "
                                           "data file may hold")
+
+
+def test_a_wildcard_host_the_guard_cannot_use_stops_the_start_with_its_name() -> None:
+    broken = _run("-m", "app", "check", env={"RULES_ALLOWED_HOSTS": "lan,rules*.example.org"})
+    assert broken.returncode == 2
+    assert broken.stderr.startswith("룰사전: RULES_ALLOWED_HOSTS:")
+    assert "*.example.org" in broken.stderr
+    assert "Traceback" not in broken.stderr

@@ -6,6 +6,7 @@ engine's (static/analysis.js, run in Node) are checked against the same file.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from pathlib import Path
@@ -15,9 +16,10 @@ import pytest
 
 from app.corpus.build import load_corpus
 from app.corpus.models import Corpus
-from app.search import client_index
+from app.search import analysis, client_index, contract
+from app.search.contract import CONTRACT
 from app.search.documents import documents
-from app.search.index import entry_fields, load_index
+from app.search.index import ANALYSIS_VERSION, entry_fields, load_index
 from app.urls import Urls
 from scripts import query_cases
 from tests import enginejs
@@ -31,7 +33,7 @@ RULES = [
     {"id": "Doom", "title": "파멸", "text": "악당 카드에 파멸 토큰을 올려놓습니다."},
 ]
 ASPECTS = ("words", "variants", "stems", "bigrams", "function_words", "inflected", "choseong",
-           "title_parts", "alias_key", "max_distance")
+           "title_parts", "alias_key", "max_distance", "max_distance_whole", "clean")
 
 
 def _cases() -> list[dict[str, Any]]:
@@ -53,7 +55,7 @@ def test_browser_analysis_gives_the_shared_cases(tiny: Corpus, tmp_path: Path) -
     files = enginejs.write_files(tmp_path, client_index.index(tiny, Urls()),
                                  client_index.texts(tiny))
     cases = _cases()
-    answers = enginejs.run({"analysis": files["index"], "cases": cases})["answers"]
+    answers = enginejs.run({"index": files["index"], "cases": cases})["answers"]
     for case, answer in zip(cases, answers, strict=True):
         assert answer == {k: case[k] for k in ASPECTS}, case["input"]
 
@@ -122,3 +124,38 @@ def test_lengths_are_the_ones_the_server_index_stores(corpus: Corpus) -> None:
         for field in client_index.SHIPPED:
             assert built["lengths"][field] == [
                 reader.doc_field_length(n, field, 0) or 0 for n in range(len(built["docs"]["id"]))]
+
+
+def test_the_engine_refuses_an_index_of_another_analysis(tiny: Corpus, tmp_path: Path) -> None:
+    """Like lunr and MiniSearch: the page names the analysis version it was rendered with, and
+    the engine will not answer from an index of another."""
+    files = enginejs.write_files(tmp_path, client_index.index(tiny, Urls()),
+                                 client_index.texts(tiny))
+    assert enginejs.run({"index": files["index"], "refused": True})["error"] is None
+    error = enginejs.run({"index": files["index"], "refused": True,
+                          "analysis": "0123456789abcdef"})["error"]
+    assert error == f"search index of analysis {ANALYSIS_VERSION}, expected 0123456789abcdef"
+
+
+def test_the_analysis_version_follows_the_contract_and_the_tables() -> None:
+    """Derived, never typed: any change to a contract value or a table is a new version."""
+    tables = analysis.client_tables()
+    assert contract.digest(tables) == ANALYSIS_VERSION
+    deeper = dataclasses.replace(CONTRACT, budget=dataclasses.replace(CONTRACT.budget, rerank=40))
+    assert contract.digest(tables, deeper) != ANALYSIS_VERSION
+    light = [str(word) for word in tables["light"]]  # type: ignore[attr-defined]
+    assert contract.digest({**tables, "light": [*light, "뭐지"]}) != ANALYSIS_VERSION
+
+
+def test_the_client_index_ships_the_whole_contract(tiny: Corpus) -> None:
+    shipped = client_index.index(tiny, Urls())["contract"]
+    for section in dataclasses.fields(contract.Contract):
+        values = getattr(CONTRACT, section.name)
+        assert set(shipped[section.name]) >= {f.name for f in dataclasses.fields(values)}
+    assert shipped["budget"]["rerank"] == CONTRACT.budget.rerank
+
+
+def test_the_contract_types_are_current() -> None:
+    """types/contract.d.ts, the type the JS check holds the engine to, is the contract's."""
+    assert query_cases.CONTRACT_TYPES.read_text(encoding="utf-8") == query_cases.contract_types(), (
+        "run python -m scripts.query_cases")

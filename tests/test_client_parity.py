@@ -1,14 +1,16 @@
 """The browser engine against the server's search, over the development queries.
 
 Each query runs through `SearchIndex.search` (the app's own index) and through
-static/engine.js in Node, fed the index and texts the app serves. Where they must agree: the
-browser's top 5 holds the server's top 1 for at least 90% of the queries (issue 13).
+static/engine.js in Node, fed the index and texts the app serves. The two must give the same
+top 5 for every query, except where the server uses a feature the browser does not port
+(`UNPORTED`, below).
 """
 
 from __future__ import annotations
 
 import json
 import statistics
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,12 +18,20 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.search import SearchIndex
+from app.search.query import Plan
 from tests import enginejs
 from tests.conftest import ROOT
 
 QUERIES = ROOT / "bench" / "search-queries.dev.json"
-#: Share of queries whose server top-1 must be in the browser's top 5.
-PARITY = 0.90
+
+#: The server's features the browser engine does not port, each with how to tell that a
+#: query used it. Not ported: Hangul loanwords matched by sound (`클루` → clue: the
+#: consonant-skeleton tables would double the client index's analysis code and most
+#: loanwords players type are in the synonyms files, which are ported). The owned-collections
+#: demotion and the source filter are not ported either, but no development query uses them.
+UNPORTED: dict[str, Callable[[Plan], bool]] = {
+    "loanwords by sound": lambda plan: any(w.english for w in plan.words),
+}
 
 
 @pytest.fixture(scope="module")
@@ -32,26 +42,39 @@ def served(client: TestClient, tmp_path_factory: pytest.TempPathFactory) -> dict
     return enginejs.write_files(tmp_path_factory.mktemp("client"), index, texts)
 
 
-def test_browser_top5_holds_server_top1(client: TestClient, served: dict[str, str]) -> None:
+def parity(server: SearchIndex, served: dict[str, str]) -> dict[str, Any]:
+    """The development queries through both engines: which top-5 lists are identical, which
+    differ by an unported feature, and which differ otherwise."""
     queries: list[dict[str, Any]] = json.loads(QUERIES.read_text(encoding="utf-8"))["queries"]
-    server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]
     answer = enginejs.run({**served, "limit": 5,
                            "queries": [{"q": q["q"], "game": q.get("game", "")} for q in queries]})
-    agreed, identical, misses = 0, 0, []
+    identical, unported, differ = 0, [], []
     for query, browser in zip(queries, answer["results"], strict=True):
-        hits = server.search(query["q"], game=query.get("game"), limit=5).hits
-        identical += [h.id for h in hits] == browser["ids"]
-        if not hits or hits[0].id in browser["ids"]:
-            agreed += 1
+        ids = [h.id for h in server.search(query["q"], game=query.get("game"), limit=5).hits]
+        if ids == browser["ids"]:
+            identical += 1
+            continue
+        rewrite = server.rewrite(query["q"], query.get("game"))
+        plan = server.plan(rewrite.text, related=rewrite.related)
+        why = [name for name, used in UNPORTED.items() if used(plan)]
+        line = f"{query['q']!r}: server {ids}, browser {browser['ids']}"
+        if why:
+            unported.append(f"{line} ({', '.join(why)})")
         else:
-            misses.append(f"{query['q']!r}: server {hits[0].id}, browser {browser['ids']}")
-    rate = agreed / len(queries)
+            differ.append(line)
     times = [r["ms"] for r in answer["results"]]
-    print(f"\nparity: browser top-5 holds server top-1 for {agreed}/{len(queries)} = {rate:.3f}; "
-          f"engine ms per query (node) median {statistics.median(times):.2f}, "
-          f"max {max(times):.2f}; identical top 5: {identical}/{len(queries)}")
-    print("\n".join(misses))
-    assert rate >= PARITY, "\n".join(misses)
+    return {"queries": len(queries), "identical": identical, "unported": unported,
+            "differ": differ, "median_ms": statistics.median(times), "max_ms": max(times)}
+
+
+def test_browser_top5_is_the_server_s(client: TestClient, served: dict[str, str]) -> None:
+    server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]
+    found = parity(server, served)
+    print(f"\nparity: identical top 5 {found['identical']}/{found['queries']}; "
+          f"differing by an unported feature {len(found['unported'])}; engine ms per query "
+          f"(node) median {found['median_ms']:.2f}, max {found['max_ms']:.2f}")
+    print("\n".join(found["unported"]))
+    assert not found["differ"], "\n".join(found["differ"])
 
 
 def test_snippets_mark_the_query_like_the_server(client: TestClient,
@@ -63,8 +86,8 @@ def test_snippets_mark_the_query_like_the_server(client: TestClient,
     hit = server.search(query, limit=1).hits[0]
     assert browser["ids"][0] == hit.id
     assert "<mark>" in browser["snippet"]
-    # The same window of the same text.
-    assert _plain(browser["snippet"])[:40] == _plain(hit.snippet)[:40]
+    # The same window of the same text, marked the same way.
+    assert browser["snippet"] == hit.snippet
 
 
 @pytest.mark.parametrize("query", ["퉁새콩격", "탐쌔공녁", "틈쉐곡격", "zkqtm", "조사쟈다아",
@@ -76,13 +99,8 @@ def test_typos_get_the_same_totals_corrections_and_did_you_mean(
     browser = enginejs.run({**served, "queries": [{"q": query}]})["results"][0]
     found = server.search(query)
     assert (browser["total"], browser["suggestion"]) == (found.total, found.suggestion)
-    assert browser["corrected"] == found.corrected
     assert [tuple(pair) for pair in browser["corrections"]] == list(found.corrections)
     assert browser["ids"] == [hit.id for hit in found.hits]
-
-
-def _plain(snippet: str) -> str:
-    return snippet.replace("<mark>", "").replace("</mark>", "").replace("&#34;", "&quot;")
 
 
 def test_served_files_are_of_the_served_data(client: TestClient, served: dict[str, str]) -> None:

@@ -6,6 +6,7 @@ page (canonical, og:url, "링크 복사") point at evil.example, through the res
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -117,3 +118,44 @@ def test_two_host_headers_get_400(live_server: str, path: str, second: str) -> N
     assert [a.status for a in answer] == [400]
     # The very refusal a wrong Host gets.
     assert answer[0].body == wrong.body and answer[0].headers["cache-control"] == "no-store"
+
+
+# --- The refusal an admin meets, and `lan` (#25) ----------------------------------------------
+
+def test_a_refused_host_gets_a_korean_page_naming_the_setting(live_server: str) -> None:
+    page = fetch(live_server, "/rules/Surge", headers={"host": "192.168.0.10:8000",
+                                                        "accept": "text/html"})
+    assert page.status == 400 and page.headers["content-type"].startswith("text/html")
+    assert page.headers["cache-control"] == "no-store"
+    assert "들어올 수 없습니다" in page.text and "RULES_ALLOWED_HOSTS" in page.text
+    # Nothing else of the configuration: not the hosts it does answer, nor the data folder.
+    for secret in ("localhost", "127.0.0.1", str(DATA), "RULES_PUBLIC_BASE_URL", "192.168.0.10"):
+        assert secret not in page.text.split("<main", 1)[1].split("</main>", 1)[0], secret
+    api = fetch(live_server, "/api/entries/Surge", headers={"host": "evil.example"})
+    assert api.status == 400 and api.headers["content-type"] == "application/json"
+    error = json.loads(api.body)["error"]
+    assert error["status"] == 400 and "RULES_ALLOWED_HOSTS" in error["hint"]
+
+
+@pytest.fixture(scope="module")
+def on_the_lan(index_dir: Path) -> Iterator[str]:
+    """RULES_ALLOWED_HOSTS=lan, as compose's RULES_LAN sets it."""
+    env = {"RULES_DATA_DIR": str(DATA), "RULES_INDEX_DIR": str(index_dir),
+           "RULES_ALLOWED_HOSTS": "lan"}
+    with running_server(env) as (base, _):
+        yield base
+
+
+@pytest.mark.parametrize("host", ["192.168.0.10:8000", "10.0.0.7", "172.20.1.2:8000",
+                                  "[fe80::1]:8000", "[fd00::7]", "clubbox", "clubbox.local:8000",
+                                  "rules.home.arpa", "localhost:8000", "127.0.0.1"])
+def test_lan_answers_for_the_boxs_names_and_local_addresses(on_the_lan: str, host: str) -> None:
+    page = fetch(on_the_lan, "/timing", headers={"host": host})
+    assert page.status == 200, host
+    assert f'<link rel="canonical" href="http://{host}/timing">' in page.text
+
+
+@pytest.mark.parametrize("host", ["evil.example", "8.8.8.8", "[2001:4860::8888]",
+                                  "rules.example.org", "local.evil.example", "evil.lan.example"])
+def test_lan_still_refuses_names_others_can_point_here(on_the_lan: str, host: str) -> None:
+    assert fetch(on_the_lan, "/timing", headers={"host": host}).status == 400, host

@@ -81,10 +81,20 @@ def test_icon_before_parenthesis_is_not_a_link() -> None:
     assert out.problems == []
 
 
-def test_a_bracketed_word_that_is_not_an_icon_is_text_without_a_warning() -> None:
-    out = render("Limit 1 per [period]. [tentacle] 토큰", _resolver)
-    assert "[period]" in out.html and "[tentacle]" in out.html
+def test_a_bracketed_word_the_icon_file_lists_as_text_is_text_without_a_warning() -> None:
+    out = render("Limit 1 per [period]. See [uses](#Known).", _resolver)
+    assert "[period]" in out.html and '<a href="/rules/Known">uses</a>' in out.html
     assert out.problems == []
+
+
+def test_a_token_the_icon_file_lacks_is_shown_by_name_never_raw() -> None:
+    out = render("[tentacle] 토큰을 공개합니다.", _resolver)
+    assert "[tentacle]" not in out.html
+    assert '<span class="icon-missing" title="아이콘: tentacle">' in out.html
+    assert out.text == "tentacle 토큰을 공개합니다."
+    assert out.problems == ["[tentacle] is not in the icon file: shown as its name, marked as "
+                            'an icon; add it (a label and a drawing), or list it under "words" '
+                            "if it is text"]
 
 
 def test_a_near_miss_of_an_icon_is_text_with_a_warning() -> None:
@@ -164,3 +174,15 @@ def test_a_plain_line_after_a_list_item_is_a_paragraph_of_its_own() -> None:
     # Indented lines stay inside their item; a list after a list stays one list.
     nested = render("- 하나\n  이어짐\n- 둘", _resolver)
     assert nested.html.count("<li>") == 2 and "<p>" not in nested.html
+
+
+def test_a_paragraph_that_is_only_links_is_marked_as_a_list_of_them() -> None:
+    # `관련된 주제: 길, 칸`: its links are tap targets of their own (the stylesheet sizes them);
+    # a link inside a sentence stays a word of it.
+    related = render("관련된 주제: [길](#Known), [칸](#Known)", _resolver).html
+    assert related.startswith('<p class="links">관련된 주제: <a ')
+    dotted = render("참조: [길](#Known) · [칸](#Known)", _resolver).html
+    assert dotted.startswith('<p class="links">')
+    for sentence in ("이 규칙은 [길](#Known)을 봅니다.",
+                     "관련된 주제: [길](#Known) (16페이지), [칸](#Known)"):
+        assert render(sentence, _resolver).html.startswith("<p>"), sentence

@@ -7,6 +7,7 @@ import re
 from fastapi.testclient import TestClient
 
 from app.corpus.models import Corpus
+from app.search.index import ANALYSIS_VERSION
 
 
 def test_manifest_is_installable_and_korean(client: TestClient) -> None:
@@ -60,7 +61,10 @@ def test_title_list_has_initials_for_offline_matching(client: TestClient, corpus
 
 def test_offline_page_is_a_search_shell_for_the_browser_engine(client: TestClient) -> None:
     page = client.get("/offline").text
-    assert 'id="offline-results"' in page and 'data-titles="/api/titles"' in page
+    assert 'id="offline-results"' in page
+    # The page names the analysis version the engine must find in the index it loads.
+    assert f'data-analysis="{ANALYSIS_VERSION}"' in page
+    assert client.get("/search-index.json").json()["analysis"] == ANALYSIS_VERSION
     assert 'data-index="/search-index.json"' in page
     assert 'data-texts="/search-texts.json"' in page
     scripts = re.search(r'data-scripts="([^"]+)"', page)

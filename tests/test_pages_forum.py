@@ -8,6 +8,7 @@ import unicodedata
 from pathlib import Path
 from urllib.parse import quote
 
+import pytest
 from fastapi.testclient import TestClient
 
 from app.settings import Settings
@@ -115,3 +116,68 @@ def test_a_decomposed_hangul_id_redirects_to_the_composed_one(live_server: str) 
     assert fetch(live_server, "/rules/" + quote(unicodedata.normalize("NFD", "없는항목"))
                  ).status == 404
     assert fetch(live_server, "/rules/" + quote("eh-징조")).status == 200
+
+
+# --- Links as people write them (#25) --------------------------------------------------------
+
+AOO = "/rules/Attack_of_Opportunity"
+
+
+@pytest.mark.parametrize("path", [
+    "/rules/" + quote("틈새") + "+" + quote("공격"),  # a linkifier's space
+    "/rules/attack_of_opportunity", "/rules/ATTACK_OF_OPPORTUNITY",
+    "/rules/Attack-of-Opportunity", "/rules/Attack+of+Opportunity",
+    "/rules/" + quote("기회 공격"), "/rules/AoO",  # players' words for the official term
+])
+def test_forgiving_entry_urls_answer_301_to_the_one_entry(client: TestClient, path: str) -> None:
+    response = client.get(path, follow_redirects=False)
+    assert (response.status_code, response.headers["location"]) == (301, AOO)
+    assert client.get(path).url.path == AOO
+
+
+def test_a_players_word_in_the_path_opens_its_official_term(client: TestClient) -> None:
+    response = client.get("/rules/" + quote("서지"), follow_redirects=False)
+    assert (response.status_code, response.headers["location"]) == (301, "/rules/Surge")
+    english = client.get("/rules/Tarot+slot", follow_redirects=False)
+    assert english.headers["location"] == "/rules/Tarot%20Slot"
+
+
+def test_go_opens_the_one_official_term_of_a_players_word(client: TestClient) -> None:
+    for text, target in (("클루", "/rules/Clues"), ("AoO", AOO), ("서지", "/rules/Surge")):
+        response = client.get("/go/" + quote(text), follow_redirects=False)
+        assert (response.status_code, response.headers["location"]) == (302, target), text
+
+
+def test_an_ambiguous_name_in_the_path_gets_the_chooser(client: TestClient) -> None:
+    doom = client.get("/rules/" + quote("파멸"), follow_redirects=False)
+    assert doom.status_code == 200 and "어느 것을 찾으세요?" in doom.text
+    choices = re.findall(r'<li><a class="card" href="([^"]+)"', doom.text)
+    assert choices == ["/rules/Doom", "/rules/eh-%ED%8C%8C%EB%A9%B8"]
+    assert '<meta name="robots" content="noindex">' in doom.text
+    missing = client.get("/rules/qqq_zzz_nothing", follow_redirects=False)
+    assert missing.status_code == 404
+
+
+def test_forgiving_redirects_stay_on_the_root_path(tmp_path: Path) -> None:
+    settings = Settings(data_dir=DATA, index_dir=tmp_path / "index", root_path="/rules-ko",
+                        public_base_url="https://rules.example.org")
+    with TestClient(create_app(settings), base_url="https://rules.example.org") as client:
+        for path in ("/rules-ko/rules/attack-of-opportunity", "/rules/attack-of-opportunity"):
+            response = client.get(path, follow_redirects=False)
+            assert response.headers["location"] == "/rules-ko" + AOO, path
+
+
+@pytest.mark.parametrize("target", [
+    "/rules/" + quote("틈새") + "+" + quote("공격"), "/rules/attack-of-opportunity",
+    "/rules/" + quote("서지"), "/go/AoO", "/go/" + quote("클루"),
+    "/rules/%2F%2Fevil.example%2FSurge", "/rules//evil.example/surge",
+])
+def test_forgiving_redirects_from_the_real_server_are_paths(live_server: str,
+                                                            target: str) -> None:
+    port = live_server.rsplit(":", 1)[1]
+    reply = fetch(live_server, target, headers={"host": f"localhost:{port}"})
+    if 300 <= reply.status < 400:
+        location = reply.headers["location"]
+        assert location.startswith("/") and not location.startswith("//"), location
+    else:
+        assert reply.status == 404, target

@@ -20,11 +20,11 @@ def test_walks_nested_rules_depth_first_with_parents() -> None:
     assert entries[1].location == '[0].rules[0] (id "B")'
 
 
-def test_reads_cycles_and_coloured_tables() -> None:
+def test_reads_collections_and_coloured_tables() -> None:
     text = '[{"id": "T", "title": "표", "cycle": ["tfa"], "table": [{"row": [{"text": "1.1 a",'
     text += ' "color": "green"}]}, {"row": []}]}]'
     (entry,) = parse(text, SPEC)
-    assert entry.cycles == ("tfa",)
+    assert entry.collections == ("tfa",)
     assert entry.table is not None
     assert entry.table[0].cells[0].colour == "green"
     assert entry.table[1].cells == ()

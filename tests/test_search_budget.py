@@ -16,11 +16,10 @@ from rapidfuzz import process
 
 from app.corpus.models import Corpus
 from app.search import SearchIndex, analysis, bm25, fuzzy
-from app.search.budget import DEFAULT_BUDGET, Budget
+from app.search.contract import CONTRACT, Budget
 from app.search.fuzzy import Vocabulary
 from app.search.query import MAX_QUERY, weighted_terms
 from app.search.rank import Reranker, _near
-from app.search.weights import NEAR_GAP as _GAP
 from bench.hostile_queries import KINDS, generate, generate_kinds
 
 
@@ -77,7 +76,7 @@ def test_sixty_unknown_words_attempt_only_the_budgeted_corrections(
     query = " ".join(_unknown_words(index, 60))[:MAX_QUERY]
     assert len(query.split()) > 40
     index.search(query)
-    assert 0 < len(corrections_made) <= DEFAULT_BUDGET.corrections
+    assert 0 < len(corrections_made) <= CONTRACT.budget.corrections
     # Spent in query order: the first unknown words are the ones corrected.
     first = query.split()[0]
     assert corrections_made[0] in index.plan(first).words[0].variants
@@ -91,7 +90,7 @@ def test_long_query_looks_up_at_most_the_budgeted_terms(
         lookups.clear()
         index.search(query)
         assert len(lookups) == 1
-        assert 0 < len(lookups[0]) <= DEFAULT_BUDGET.lookups
+        assert 0 < len(lookups[0]) <= CONTRACT.budget.lookups
         assert len({(f, t) for f, t, _ in lookups[0]}) == len(lookups[0])
 
 
@@ -112,13 +111,13 @@ def test_over_the_budget_the_first_words_still_decide(
     results = index.search(query)
     assert results.total > 0
     assert results.hits[0].id in expected
-    assert 0 < len(corrections_made) <= DEFAULT_BUDGET.corrections
+    assert 0 < len(corrections_made) <= CONTRACT.budget.corrections
 
 
 def test_only_the_first_distinct_words_are_analysed(index: SearchIndex) -> None:
     words = _unknown_words(index, 40)
     plan = index.plan(" ".join(words))
-    assert [w.text for w in plan.words] == words[: DEFAULT_BUDGET.words]
+    assert [w.text for w in plan.words] == words[: CONTRACT.budget.words]
     assert len(index.plan(" ".join(["카드"] * 60)).words) == 1  # a repeat adds nothing
     # Repeats do not use up the budget: the words after them are still analysed.
     repeated = " ".join(["단서"] * 30 + ["파멸"])
@@ -138,7 +137,7 @@ def test_within_the_budget_nothing_is_cut(index: SearchIndex) -> None:
     query = "행동을 하면 교전 중인 적이 공격"
     generous = Budget(words=100, corrections=100, lookups=10_000)
     plan = index.plan(query)
-    assert weighted_terms(plan, DEFAULT_BUDGET) == weighted_terms(plan, generous)
+    assert weighted_terms(plan, CONTRACT.budget) == weighted_terms(plan, generous)
 
 
 def test_rerank_depth_comes_from_the_budget(corpus: Corpus, index: SearchIndex,
@@ -231,7 +230,8 @@ def test_long_typed_prefix_compiles_no_pattern(index: SearchIndex,
 def _pair_regex(first: tuple[str, ...], then: tuple[str, ...]) -> re.Pattern[str]:
     """The proximity test as it was compiled per word pair and query before `_near`."""
     return re.compile("(?:{})[^\\n]{{0,{}}}?(?:{})".format(
-        "|".join(map(re.escape, first)), _GAP, "|".join(map(re.escape, then))))
+        "|".join(map(re.escape, first)), CONTRACT.rerank.near_gap,
+        "|".join(map(re.escape, then))))
 
 
 _FORMS = st.lists(st.text(alphabet="가나다", min_size=1, max_size=3), min_size=1,
@@ -259,9 +259,9 @@ def test_hostile_queries_answer_within_the_budget(
         corrections_made.clear()
         lookups.clear()
         index.search(query)
-        assert len(corrections_made) <= DEFAULT_BUDGET.corrections
-        assert all(len(call) <= DEFAULT_BUDGET.lookups for call in lookups)
-        assert len(index.plan(query).words) <= DEFAULT_BUDGET.words
+        assert len(corrections_made) <= CONTRACT.budget.corrections
+        assert all(len(call) <= CONTRACT.budget.lookups for call in lookups)
+        assert len(index.plan(query).words) <= CONTRACT.budget.words
 
 
 def test_synonym_near_misses_are_looked_up_within_the_budget_too(
@@ -276,4 +276,4 @@ def test_synonym_near_misses_are_looked_up_within_the_budget_too(
 
     monkeypatch.setattr(Vocabulary, "corrections", counting)
     index.search(" ".join(_unknown_words(index, 60))[:MAX_QUERY])
-    assert 0 < len(asked) <= DEFAULT_BUDGET.corrections
+    assert 0 < len(asked) <= CONTRACT.budget.corrections

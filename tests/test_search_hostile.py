@@ -46,7 +46,10 @@ def test_nasty_strings(index: SearchIndex, text: str) -> None:
 def test_clean_caps_and_strips() -> None:
     assert len(clean("가" * 10_000)) == MAX_QUERY
     assert "\x00" not in clean("a\x00b")
-    assert clean("\ud800단서") == "단서"
+    # A lone surrogate is a blanked category like a control (the browser engine blanks it
+    # the same way): it separates words and is never echoed back.
+    assert clean("\ud800단서") == " 단서"
+    assert clean("틈새\u061c공격\u180e\u0378") == "틈새 공격  "
 
 
 @pytest.mark.parametrize("limit", [-5, 0, 1, 10**9])

@@ -152,13 +152,13 @@ def test_quality_floor_on_dev_set(index: SearchIndex, corpus: Corpus) -> None:
 
 
 def test_the_re_rank_factor_rewards_coverage_proximity_and_titles() -> None:
+    from app.search.contract import CONTRACT
     from app.search.rank import Features
-    from app.search.weights import COORD_FLOOR
     base = Features(coordination=0.5, proximity=0.0, title_coverage=0.0, authority=1.0)
     assert Features(1.0, 0.0, 0.0, 1.0).factor > base.factor              # every word present
     assert Features(0.5, 1.0, 0.0, 1.0).factor > base.factor              # words side by side
     assert Features(0.5, 0.0, 1.0, 1.0).factor > base.factor              # the title explains it
-    assert Features(0.0, 0.0, 0.0, 1.0).factor == COORD_FLOOR             # never zero
+    assert Features(0.0, 0.0, 0.0, 1.0).factor == CONTRACT.rerank.coord_floor  # never zero
     assert Features(0.5, 0.0, 0.0, 1.0, passage=1.0).factor > base.factor  # in one sentence
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.search.budget import Budget
+from app.search.contract import Budget
 from app.search.rewrite import Rewrite, Rewriter
 
 TABLES = {"ahlcg": {"서지": ("급증",), "어택오브오퍼튜니티": ("틈새 공격",), "aoo": ("틈새 공격",),

@@ -8,8 +8,8 @@ import pytest
 
 from app.corpus.models import Corpus
 from app.search import SearchIndex
-from app.search.budget import DEFAULT_BUDGET
-from app.search.snippet import SNIPPET_CHARS, make_snippet, present_terms, term_pattern
+from app.search.contract import CONTRACT
+from app.search.snippet import make_snippet, present_terms, term_pattern
 
 
 def test_marks_and_escapes() -> None:
@@ -23,7 +23,7 @@ def test_window_around_first_match() -> None:
     snippet = make_snippet(text, term_pattern(["파멸"]))
     assert "<mark>파멸</mark>" in snippet
     assert snippet.startswith("…") and snippet.endswith("…")
-    assert len(snippet.replace("<mark>", "").replace("</mark>", "")) <= SNIPPET_CHARS + 2
+    assert len(snippet.replace("<mark>", "").replace("</mark>", "")) <= CONTRACT.snippet.chars + 2
 
 
 def test_no_match_gives_the_start() -> None:
@@ -72,5 +72,5 @@ def test_search_compiles_only_budgeted_page_terms(index: SearchIndex,
     # One made-up 200-syllable word: its own forms alone were ~600 characters of pattern.
     junk = "".join(chr(0xAC00 + (n * 7919) % 11172) for n in range(200))
     index.search("단서 " + junk)
-    assert compiled and sum(len(t) for t in compiled[-1]) <= DEFAULT_BUDGET.highlight_chars
+    assert compiled and sum(len(t) for t in compiled[-1]) <= CONTRACT.budget.highlight_chars
     assert "단서" in compiled[-1] and all(len(t) < 100 for t in compiled[-1])

@@ -42,6 +42,6 @@ def format_owned(ticked: Iterable[str], known: frozenset[str]) -> str:
     return _EXCLUDE + ".".join(unowned) if unowned else ""
 
 
-def is_hidden(cycles: tuple[str, ...], owned: frozenset[str] | None) -> bool:
+def is_hidden(codes: tuple[str, ...], owned: frozenset[str] | None) -> bool:
     """A rule tagged with collections is hidden when the player owns none of them."""
-    return owned is not None and bool(cycles) and not (set(cycles) & owned)
+    return owned is not None and bool(codes) and not (set(codes) & owned)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from app.corpus.ids import declared_file_problem, segment_problem
-from app.corpus.models import SourceSpec
+from app.corpus.models import HistoryDecl, SourceSpec
 from app.errors import DataError
 
 MANIFEST = "sources.json"
@@ -24,7 +24,7 @@ MANIFEST = "sources.json"
 #: a full upstream rules file about 300 KiB; a 200 MB file took `serve` minutes to validate.
 MAX_FILE_BYTES = 4 * 1024 * 1024
 _REQUIRED = ("id", "game", "title", "parser", "file")
-_OPTIONAL_STRINGS = ("id_prefix", "lang", "translation_of")
+_OPTIONAL_STRINGS = ("id_prefix", "lang", "translation_of", "upstream")
 
 
 @dataclass(frozen=True)
@@ -49,12 +49,18 @@ class Manifest:
     games: tuple[GameDecl, ...]
     sources: tuple[SourceSpec, ...]
     icons_file: str
+    #: Where `data update` fetches the sources' `upstream` paths from by default (a URL).
+    upstream_base: str = ""
+    #: An upstream commit's page, with `{commit}` for its hash (the history links to it).
+    commit_url: str = ""
 
     @property
     def files(self) -> tuple[str, ...]:
-        """Every data file the manifest declares, each once, sorted."""
+        """Every data file the manifest declares, each once, sorted (the histories' revision
+        files are listed by their index files: `app.corpus.revisions.declared_files`)."""
         names = ({s.file for s in self.sources} | {g.names_file for g in self.games}
-                 | {g.synonyms_file for g in self.games})
+                 | {g.synonyms_file for g in self.games}
+                 | {s.history.index_file for s in self.sources if s.history is not None})
         return tuple(sorted(n for n in names | {self.icons_file} if n))
 
 
@@ -81,7 +87,39 @@ def load_manifest(data_dir: Path) -> Manifest:
     if not isinstance(icons, str) or not icons.strip():
         raise DataError(MANIFEST, "", '"icons" must name the icon file (e.g. "icons.json")')
     _declared_file("", "icons", icons)
-    return Manifest(games, _sources(doc.get("sources"), {g.id for g in games}), icons)
+    base, commit_url = _upstream(doc.get("upstream", {}))
+    return Manifest(games, _sources(doc.get("sources"), {g.id for g in games}), icons,
+                    upstream_base=base, commit_url=commit_url)
+
+
+def _upstream(item: object) -> tuple[str, str]:
+    """The manifest's `upstream` object: `base` (an http(s) URL) and `commit_url`."""
+    if not isinstance(item, dict):
+        raise DataError(MANIFEST, "upstream", "must be an object")
+    base, commit = item.get("base", ""), item.get("commit_url", "")
+    if not isinstance(base, str) or (base and not base.startswith(("https://", "http://"))):
+        raise DataError(MANIFEST, "upstream", '"base" must be an http(s) URL')
+    if not isinstance(commit, str) or (commit and (not commit.startswith("https://")
+                                                   or "{commit}" not in commit)):
+        raise DataError(MANIFEST, "upstream", '"commit_url" must be an https URL with '
+                                              '"{commit}" where the commit hash goes')
+    return base, commit
+
+
+def _history(item: object, where: str) -> HistoryDecl | None:
+    """A source's `history`: `{"folder": "history/rules-ko", "index": "revisions.json"}`."""
+    if item is None:
+        return None
+    if not isinstance(item, dict) or not isinstance(item.get("folder"), str):
+        raise DataError(MANIFEST, where, '"history" must be {"folder": "...", "index": "..."}')
+    folder, index = item["folder"].strip("/"), item.get("index", "revisions.json")
+    if not isinstance(index, str) or not index or "/" in index:
+        raise DataError(MANIFEST, where, '"history": "index" must be a file name in the folder')
+    parts = folder.split("/")
+    if not folder or any(p in ("", ".", "..") or p.startswith(".") for p in parts):
+        raise DataError(MANIFEST, where, '"history": "folder" must be a folder inside the data '
+                                         'folder (no "..", nothing hidden)')
+    return HistoryDecl(folder, index)
 
 
 class _TooLarge(Exception):
@@ -188,6 +226,11 @@ def _sources(items: object, games: set[str]) -> tuple[SourceSpec, ...]:
             if base.translation_of is not None or base.lang == lang:
                 raise DataError(MANIFEST, where, f'"translation_of": "{original}" must be an '
                                                  'original in another language ("lang")')
+        upstream = item.get("upstream", "")
+        if upstream and (any(p in ("", ".", "..") for p in upstream.split("/"))
+                         or "\\" in upstream or "?" in upstream or "#" in upstream):
+            raise DataError(MANIFEST, where, '"upstream" must be a path in the upstream '
+                                             'repository such as "rules/ko/rules.json"')
         weight = item.get("search_weight", 1)
         if (not isinstance(weight, int | float) or isinstance(weight, bool)
                 or not 0 < weight <= 1):
@@ -198,6 +241,8 @@ def _sources(items: object, games: set[str]) -> tuple[SourceSpec, ...]:
                 id=item["id"], game=item["game"], title=item["title"], parser=item["parser"],
                 file=item["file"], id_prefix=item.get("id_prefix", ""), options=options,
                 lang=lang, translation_of=original, search_weight=float(weight),
+                upstream=upstream,
+                history=_history(item.get("history"), where),
             )
         )
     return tuple(specs)

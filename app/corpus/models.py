@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
-from app.corpus.normalize import compact
 from app.render.icons import IconSet
 
 _ENGLISH_ID = re.compile(r"[A-Z][A-Za-z0-9_ ]*")
@@ -20,6 +19,19 @@ _ENGLISH_ID = re.compile(r"[A-Z][A-Za-z0-9_ ]*")
 #: A game's id as the manifest declares it ("ahlcg", "eh").
 Game = str
 Colour = Literal["green", "red", "grey", ""]
+
+
+@dataclass(frozen=True)
+class HistoryDecl:
+    """Where a source keeps its earlier revisions (`app.corpus.revisions`): a folder of the
+    data folder, and the index file inside it that lists them."""
+
+    folder: str
+    index: str = "revisions.json"
+
+    @property
+    def index_file(self) -> str:
+        return f"{self.folder}/{self.index}"
 
 
 @dataclass(frozen=True)
@@ -42,6 +54,10 @@ class SourceSpec:
     #: How much this source's entries count in search beside the others' (0 < w ≤ 1): below
     #: 1 for a book that teaches the game rather than one to look rules up in.
     search_weight: float = 1.0
+    #: The file's path in the upstream repository (`rules/ko/rules.json`), for `data update`.
+    upstream: str = ""
+    #: Where the file's earlier revisions are kept, if anywhere.
+    history: HistoryDecl | None = None
 
     @property
     def namespace(self) -> str:
@@ -109,7 +125,7 @@ class TableCell:
 
 
 @dataclass(frozen=True)
-class TableRow:
+class RawTableRow:
     """One row; an empty row is a spacer between phases."""
 
     cells: tuple[TableCell, ...]
@@ -128,8 +144,8 @@ class RawEntry:
     title: str
     parent: str | None
     body: str
-    cycles: tuple[str, ...] = ()
-    table: tuple[TableRow, ...] | None = None
+    collections: tuple[str, ...] = ()
+    table: tuple[RawTableRow, ...] | None = None
     #: Where the entry came from, for messages ("line 753", "[12].rules[3]").
     location: str = ""
     #: Fields of the node the parser does not use (a newer format's), for `check`.
@@ -166,7 +182,7 @@ class Entry:
     html: str
     #: The title rendered (titles may carry icons such as `[per_investigator]`).
     title_html: str
-    cycles: tuple[str, ...]
+    collections: tuple[str, ...]
     links_to: tuple[str, ...]
     linked_from: tuple[str, ...]
     table: tuple[TableRowView, ...] | None
@@ -216,19 +232,6 @@ class Corpus:
     def get(self, entry_id: str) -> Entry | None:
         return self.entries.get(entry_id)
 
-    @cached_property
-    def _titles(self) -> dict[str, str]:
-        found: dict[str, str] = {}
-        # Reading order with real entries first: "틈새 공격" means the rule, not a pointer.
-        for entry in sorted(self, key=lambda e: (e.placeholder, e.order)):
-            found.setdefault(compact(entry.title), entry.id)
-        return found
-
-    def by_title(self, title: str) -> Entry | None:
-        """The entry titled `title` (spacing and case ignored), preferring real entries."""
-        entry_id = self._titles.get(compact(title))
-        return self.entries[entry_id] if entry_id is not None else None
-
     def source(self, source_id: str) -> Source | None:
         return next((s for s in self.sources if s.id == source_id), None)
 
@@ -245,7 +248,7 @@ class Corpus:
         """
         declared = [c for g in self.games for c in g.collections]
         known = {c.code for c in declared}
-        used = dict.fromkeys(code for entry in self for code in entry.cycles)
+        used = dict.fromkeys(code for entry in self for code in entry.collections)
         extra = [Collection(code, code, code, declared=False) for code in used
                  if code not in known]
         return (*declared, *extra)
@@ -253,7 +256,7 @@ class Corpus:
     @cached_property
     def tagged_collections(self) -> tuple[Collection, ...]:
         """The collections rules are tagged with: the ones a player can choose among."""
-        used = {code for entry in self for code in entry.cycles}
+        used = {code for entry in self for code in entry.collections}
         return tuple(c for c in self.collections if c.code in used)
 
     @cached_property

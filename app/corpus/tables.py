@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from app.corpus.models import Corpus, Entry, TableRow, TableRowView
+from app.corpus.models import Corpus, Entry, RawTableRow, TableRowView
 from app.corpus.normalize import compact
 from app.render.markup import LinkTarget, render_inline
 from app.urls import Urls
@@ -29,7 +29,8 @@ _REMARK = re.compile(r"\s*\([^)]*\)\s*$")
 _ICON_TOKEN = re.compile(r"\[[a-z_]+\]")
 
 
-def resolve_table(corpus: Corpus, entry: Entry, rows: tuple[TableRow, ...], urls: Urls) -> Entry:
+def resolve_table(corpus: Corpus, entry: Entry, rows: tuple[RawTableRow, ...],
+                  urls: Urls) -> Entry:
     """`entry` with its table rendered and each row linked; the rows' text joins its plain text."""
     views: list[TableRowView] = []
     texts: list[str] = []

@@ -2,11 +2,11 @@
 
 `SearchIndex.open_or_build(corpus, index_dir)` gives an index; `search()` ranks entries and
 `suggest()` completes titles as the player types. See `searcher.py` for the ranking,
-`analysis.py` / `fuzzy.py` for how Korean text is matched and `budget.py` for how much work
-one query may cause.
+`analysis.py` / `fuzzy.py` for how Korean text is matched and `contract.py` for every value
+the server and the browser engine share (the budget: how much work one query may cause).
 """
 
-from app.search.budget import Budget
+from app.search.contract import Budget
 from app.search.searcher import Hit, Results, SearchIndex
 
 __all__ = ["Budget", "Hit", "Results", "SearchIndex"]

@@ -22,9 +22,9 @@ from collections.abc import Iterable, Iterator
 
 from app.corpus.hangul import is_syllable
 from app.corpus.normalize import compact, normalize_text
+from app.search.contract import CONTRACT
 
 __all__ = [
-    "INFLECTED_STEM",
     "alias_terms",
     "bigrams",
     "english_stem",
@@ -40,6 +40,11 @@ __all__ = [
 ]
 
 _WORD = re.compile(r"[가-힣]+|[a-z]+|[0-9]+|[ㄱ-ㅎㅏ-ㅣ]+")
+#: A word of bare jamo (`ㅌㅅ`): initials being typed, never looked up as a word.
+JAMO_RUN = re.compile(r"[ㄱ-ㅎㅏ-ㅣ]+")
+# An English name's separators, and its words (`alias_key`).
+_ALIAS_SEPARATORS = re.compile(r"[_\-]+")
+_ALIAS_WORD = re.compile(r"[a-z]+|[0-9]+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 
 # Particles (조사) and endings (어미, with the light verbs 하다/되다/받다/시키다) that players
@@ -123,7 +128,9 @@ _MERGED_BY_LAST: dict[str, tuple[tuple[str, int], ...]] = {}
 for _suffix, _final in [(s, 0) for s in _AFTER_MERGED] + [(s, _SS_FINAL) for s in _AFTER_PAST]:
     _MERGED_BY_LAST[_suffix[-1]] = (*_MERGED_BY_LAST.get(_suffix[-1], ()), (_suffix, _final))
 
-_PLURAL_ES = re.compile(r"(?:ss|sh|ch|x|z)es$")
+_STEMS = CONTRACT.stems
+_PLURALS = tuple((least, re.compile(pattern), added)
+                 for least, pattern, added in _STEMS.english_plurals)
 # What `title_parts` drops and splits at: numbering (`(1.1)`, `3단계.`), appendix and roman
 # numbering, bracketed asides, and the separators between a title's alternatives.
 _NUMBERING = re.compile(r"^\(?\d+(?:\.\d+)*\)?\s*(?:단계)?\s*[.:]?\s*")
@@ -169,11 +176,6 @@ def is_function_word(word: str) -> bool:
         word[:i] in _LIGHT and word[i:] in _SUFFIX_SET for i in range(1, len(word)))
 
 
-#: The shortest stem of a verb form that is still corrected as a typo (`틈새공걱하면`): shorter
-#: ones are everyday verbs (빠지면 is not 가지 misspelt).
-INFLECTED_STEM = 3
-
-
 def is_inflected(word: str) -> bool:
     """True for a Hangul word that ends in a verb ending (`빠지면`, `죽거나`, `때렸는데`) after at
     least one syllable: a verb form, which is neither a misspelt rules term nor a loanword."""
@@ -192,14 +194,13 @@ def words(text: str) -> list[str]:
 
 
 def english_stem(word: str) -> str:
-    """A light English stem: lower-cased, regular plurals removed (`clues` → clue)."""
+    """A light English stem: lower-cased, regular plurals removed (`clues` → clue), by the
+    contract's `stems.english_plurals`."""
     word = word.lower()
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 4 and _PLURAL_ES.search(word):
-        return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "os")):
-        return word[:-1]
+    for least, pattern, added in _PLURALS:
+        found = pattern.match(word) if len(word) >= least else None
+        if found is not None:
+            return found.group(1) + added
     return word
 
 
@@ -208,7 +209,7 @@ def english_stem(word: str) -> str:
 def variants(word: str) -> tuple[str, ...]:
     """The word and the stems left after stripping one known particle or ending.
 
-    Two passes cover a particle after an ending (`부착된` → 부착; `공격받은` → 공격).
+    `stems.passes` passes cover a particle after an ending (`부착된` → 부착; `공격받은` → 공격).
     The word itself always comes first. A particle may leave a one-syllable noun (`적이` →
     적), and so may an ending of two syllables or more (`뽑습니다` → 뽑); a one-syllable
     ending needs a longer stem, so nouns whose last syllable looks like an ending keep their
@@ -218,7 +219,7 @@ def variants(word: str) -> tuple[str, ...]:
         return (english_stem(word),) if word.isascii() and word.isalpha() else (word,)
     found = [word]
     frontier = [word]
-    for _ in range(2):
+    for _ in range(_STEMS.passes):
         nxt: list[str] = []
         for form in frontier:
             for base in _stripped(form):
@@ -243,17 +244,16 @@ def _stripped(form: str) -> Iterator[str]:
             base = form[: -len(suffix)]
             # A one-syllable ending (해, 인, 기, 지, 면) on a two-syllable word is most often
             # the noun's own last syllable; a longer one (습니다, 으면) is an ending.
-            if (len(base) >= 2 or len(suffix) >= 2 or suffix in _PARTICLE_SET
-                    or suffix in _SHORT_STEM_ENDINGS):
+            if (len(base) >= _STEMS.short_ending_stem or len(suffix) > 1
+                    or suffix in _PARTICLE_SET or suffix in _SHORT_STEM_ENDINGS):
                 yield base
     # 갑니다, 놓입니다, 버려진다: the ㅂ of -ㅂ니다 and the ㄴ of -ㄴ다 sit in the last syllable.
     for tail, final, only in _JAMO_ENDINGS:
         at = len(form) - len(tail) - 1
-        if (at >= 0 and form.endswith(tail) and form[at] != "습" and is_syllable(form[at])
-                and (not only or form[at] in only)):
+        if (at >= 0 and form.endswith(tail) and form[at] != _STEMS.jamo_ending_not_after
+                and is_syllable(form[at]) and (not only or form[at] in only)):
             code = ord(form[at]) - 0xAC00
-            # Three syllables at least: 간다, 판다 are too often a noun or a one-syllable stem.
-            if code % 28 == final and len(form) >= 3:
+            if code % 28 == final and len(form) >= _STEMS.jamo_ending_min:
                 yield form[:at] + chr(0xAC00 + code - final)
     yield from _unmerged(form)
 
@@ -345,12 +345,12 @@ def alias_terms(name: str) -> list[str]:
 
 def alias_key(text: str) -> str:
     """The case-, space- and underscore-insensitive form of an English name."""
-    return "".join(english_stem(w) for w in re.findall(r"[a-z]+|[0-9]+", compact_ascii(text)))
+    return "".join(english_stem(w) for w in _ALIAS_WORD.findall(compact_ascii(text)))
 
 
 def compact_ascii(text: str) -> str:
     """Lower-case text with underscores and hyphens read as spaces."""
-    return normalize_text(re.sub(r"[_\-]+", " ", text))
+    return normalize_text(_ALIAS_SEPARATORS.sub(" ", text))
 
 
 def unique(items: Iterable[str]) -> Iterator[str]:
@@ -378,7 +378,6 @@ def client_tables() -> dict[str, object]:
         "particles": list(_PARTICLES),
         "short_stem_endings": sorted(_SHORT_STEM_ENDINGS),
         "verb_endings": list(_VERB_ENDINGS),
-        "inflected_stem": INFLECTED_STEM,
         "suffixes": list(_SUFFIXES),
         "light": sorted(_LIGHT),
         "jamo_endings": [list(rule) for rule in _JAMO_ENDINGS],
@@ -388,8 +387,10 @@ def client_tables() -> dict[str, object]:
         "ss_final": _SS_FINAL,
         "past_same_vowel": sorted(_PAST_SAME_VOWEL),
         "word": _WORD.pattern,
+        "jamo_run": JAMO_RUN.pattern,
+        "alias_separators": _ALIAS_SEPARATORS.pattern,
+        "alias_word": _ALIAS_WORD.pattern,
         "camel": _CAMEL.pattern,
-        "plural_es": _PLURAL_ES.pattern,
         "numbering": _NUMBERING.pattern,
         "appendix": _APPENDIX.pattern,
         "aside": _ASIDE.pattern,

@@ -19,13 +19,9 @@ from array import array
 from collections.abc import Iterable, Iterator, Set
 from typing import Any
 
-from app.search.weights import FIELD_B, K1
+from app.search.contract import CONTRACT
 
 __all__ = ["FieldStats", "score_terms"]
-
-#: Terms in at least this many documents keep their decoded postings: every term, since the
-#: whole index's postings fit in a few MiB (see above).
-CACHED_DF = 1
 
 
 class FieldStats:
@@ -49,21 +45,22 @@ def score_terms(reader: Any, stats: FieldStats, terms: Iterable[tuple[str, str, 
     """Sum of boosted BM25 scores per document number over `terms` (field, text, boost)."""
     scores: dict[int, float] = {}
     n = stats.doc_count
+    k1, field_b = CONTRACT.bm25.k1, CONTRACT.bm25.field_b
     for field, text, boost in terms:
         found = _postings(reader, stats, field, text)
         if found is None:
             continue
         df, postings = found
         idf = (math.log(n / (df + 1)) + 1) * boost
-        b = FIELD_B.get(field, 0.75)
+        b = field_b[field]
         lengths = stats.lengths[field]
-        norm = K1 * (1 - b)
-        per_length = K1 * b / stats.average[field]
+        norm = k1 * (1 - b)
+        per_length = k1 * b / stats.average[field]
         for docnum, weight in postings:
             if allowed is not None and docnum not in allowed:
                 continue
             tf = float(weight)
-            score = idf * tf * (K1 + 1) / (tf + norm + per_length * lengths[docnum])
+            score = idf * tf * (k1 + 1) / (tf + norm + per_length * lengths[docnum])
             scores[docnum] = scores.get(docnum, 0.0) + score
     return scores
 
@@ -76,11 +73,8 @@ def _postings(reader: Any, stats: FieldStats, field: str,
         if (field, text) not in reader:
             return None
         df = int(reader.doc_frequency(field, text))
-        postings = reader.postings(field, text).items_as("weight")
-        if df < CACHED_DF:
-            return df, postings
         docnums, weights = array("l"), array("d")
-        for docnum, weight in postings:
+        for docnum, weight in reader.postings(field, text).items_as("weight"):
             docnums.append(docnum)
             weights.append(weight)
         # Two threads may decode the same term at once; either copy is the same.

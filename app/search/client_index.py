@@ -4,26 +4,29 @@
 `SearchIndex` does on the server, so everything in it comes from the server's own analysis:
 the tokens are `index.entry_fields` of `documents.documents` (the same documents, translations
 folded into their originals), the title forms are `analysis.title_parts`, the particle and
-ending lists, function words and patterns are `analysis.client_tables()`, the ranking numbers
-are `weights.py`'s, and the synonyms are the games' files. Nothing about Korean is written
-twice: the engine reads these tables instead of carrying its own.
+ending lists, function words and patterns are `analysis.client_tables()`, every number and
+list the two engines share is the search contract (`contract.shipped()`, whole), and the
+synonyms are the games' files. Nothing is written twice: the engine reads these instead of
+carrying its own.
 
 Two files, because the body's postings are larger than the text they come from:
 
-* **`index(corpus, urls)`** (`/search-index.json`, ~80 KB gzip for 789 entries): documents
+* **`index(corpus, urls)`** (`/search-index.json`; its size is in docs/figures.md): documents
   (id, title, game, URL, where it sits), title tables, the postings of the title
-  and English-name fields, synonyms, rules and weights. Postings are `term →
+  and English-name fields, synonyms, rules and the contract. Postings are `term →
   "d[.tf],d[.tf],…"`: document numbers as base-36 deltas, the term frequency only when above
   1. This is all that search-as-you-type needs.
-* **`texts(corpus)`** (`/search-texts.json`, ~170 KB gzip): each document's text. The engine
+* **`texts(corpus)`** (`/search-texts.json`): each document's text. The engine
   derives the body fields' postings from it with the same rules (`body_w`: every variant of
   every word; `body_bg`: bigrams), and cuts snippets and the re-rank's coordination and
   proximity from it. Shipped as postings instead, the body fields alone were 308 KB gzip
   (measured: body_w 114 KB, body_bg 194 KB), nearly twice the text; `tests/test_client_parity.py`
   checks that the engine's derived postings are exactly `index.entry_fields`'s.
 
-Both carry `version` (the data's content hash) and `analysis` (`index.ANALYSIS_VERSION`):
-the engine refuses to pair a texts file with an index of another version.
+Both carry `version` (the data's content hash) and `analysis` (`index.ANALYSIS_VERSION`, a
+hash of the contract, the tables and the code that makes them): the engine refuses an index
+of another analysis than the page that loads it names, and a texts file of another version
+than its index.
 """
 
 from __future__ import annotations
@@ -36,20 +39,20 @@ from whoosh.util.numeric import byte_to_length, length_to_byte
 from app.corpus.hangul import CHOSEONG, JONGSEONG, JUNGSEONG
 from app.corpus.models import Corpus
 from app.corpus.normalize import SPACES
-from app.search import analysis, rank, weights
+from app.search import analysis, contract, rank
 from app.search.documents import Document, documents
 from app.search.index import ANALYSIS_VERSION, FIELDS, entry_fields
-from app.search.query import MAX_QUERY
-from app.search.rewrite import SPELLING_DISTANCE, game_name_keys
-from app.search.snippet import LEAD_CHARS, LIST_MARK, SNIPPET_CHARS
+from app.search.rewrite import game_name_keys
+from app.search.snippet import LIST_MARK
+from app.search.titles import positions
 from app.urls import Urls
 
-__all__ = ["DERIVED", "FORMAT", "LENGTH_STEPS", "SHIPPED", "decode_postings", "encode_postings",
+__all__ = ["DERIVED", "LENGTH_STEPS", "SHIPPED", "decode_postings", "encode_postings",
            "index", "stored_length", "texts"]
 
-#: Bump when the layout of the files changes (the engine checks it).
-FORMAT = 1
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+#: Postings numbers are written in this base (the engine reads it from `rules`).
+_RADIX = len(_DIGITS)
 #: Fields shipped as postings; the body fields are derived from the texts by the engine.
 SHIPPED = ("title_w", "title_bg", "alias")
 #: Fields the engine derives from `texts`.
@@ -61,7 +64,7 @@ def _base36(number: int) -> str:
         return "0"
     out: list[str] = []
     while number:
-        number, digit = divmod(number, 36)
+        number, digit = divmod(number, _RADIX)
         out.append(_DIGITS[digit])
     return "".join(reversed(out))
 
@@ -84,8 +87,8 @@ def decode_postings(encoded: str) -> dict[int, int]:
     docnum = -1
     for item in filter(None, encoded.split(",")):
         gap, _, tf = item.partition(".")
-        docnum += int(gap, 36)
-        found[docnum] = int(tf, 36) if tf else 1
+        docnum += int(gap, _RADIX)
+        found[docnum] = int(tf, _RADIX) if tf else 1
     return found
 
 
@@ -130,8 +133,8 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
         if doc.entry.placeholder and targets and targets[0] in number:
             placeholders[str(number[doc.id])] = number[targets[0]]
     titles = [analysis.title_parts(doc.entry.title) for doc in docs]
+    position = positions(docs)
     return {
-        "format": FORMAT,
         "version": corpus.version,
         "analysis": ANALYSIS_VERSION,
         "games": [{"id": g.id, "name": g.name, "short": g.short} for g in corpus.games],
@@ -151,6 +154,8 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
         },
         "titles": {
             "parts": titles,
+            #: Each document's place among titles that match equally well.
+            "position": [position[doc.id] for doc in docs],
             "full": [analysis.compact_title(doc.entry.title) for doc in docs],
             "alias": [analysis.alias_key(doc.english) if analysis.alias_terms(doc.english)
                       else "" for doc in docs],
@@ -167,7 +172,6 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
         "synonyms": {g.id: {k: list(v) for k, v in g.synonyms.items()} for g in corpus.games},
         "related": {g.id: {k: list(v) for k, v in g.related.items()} for g in corpus.games},
         "game_names": {k: list(v) for k, v in game_name_keys(corpus, docs).items()},
-        "spelling_distance": SPELLING_DISTANCE,
         "rules": {
             **analysis.client_tables(),
             "choseong": CHOSEONG,
@@ -175,32 +179,18 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
             "jongseong": list(JONGSEONG),
             "spaces": SPACES.pattern,
             "list_mark": LIST_MARK.pattern,
-            "max_query": MAX_QUERY,
             "sentence_end": rank.SENTENCE_END.pattern,
-            "snippet_chars": SNIPPET_CHARS,
-            "lead_chars": LEAD_CHARS,
             "length_steps": LENGTH_STEPS,
+            "postings_radix": _RADIX,
         },
-        "weights": _weights(),
+        "contract": contract.shipped(),
     }
-
-
-def _weights() -> dict[str, Any]:
-    """Every ranking number of `weights.py` the engine uses, by its Python name."""
-    names = ("K1", "FIELD_B", "TITLE_W", "TITLE_BG", "BODY_W", "BODY_BG", "ALIAS",
-             "TITLE_WHOLE", "CORRECTED", "SHORT_STEM", "LONG_QUERY", "COORD_FLOOR",
-             "PROXIMITY", "TITLE_COVERAGE", "AUTHORITY", "NEAR_GAP", "TITLE_ONLY",
-             "PLACEHOLDER", "TIER_STEP", "PASSAGE", "PASSAGE_MIN_WORDS")
-    found: dict[str, Any] = {name: getattr(weights, name) for name in names}
-    found["TIER"] = {tier.name: int(tier) for tier in weights.Tier}
-    return found
 
 
 def texts(corpus: Corpus) -> dict[str, Any]:
     """Each document's text (`Document.text`: the entry's, then its translations'), in
     docnum order: what the server indexes, ranks and quotes."""
     return {
-        "format": FORMAT,
         "version": corpus.version,
         "analysis": ANALYSIS_VERSION,
         "texts": [doc.text for doc in documents(corpus)],

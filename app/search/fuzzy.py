@@ -1,8 +1,8 @@
 """Typo tolerance on jamo, and 초성 / as-you-type patterns.
 
-* `max_distance` decides how many jamo edits a word may carry: none for one syllable, one for
-  two syllables, two from three syllables on (English: by letters). With one edit for two
-  syllables, `공격` never becomes `구역` (two edits: ㅗ→ㅜ and a dropped ㄱ).
+* `max_distance` decides how many jamo edits a word may carry (`CONTRACT.typos`): none for
+  one syllable, one for two syllables, two from three syllables on (other scripts: by
+  letters). With one edit for two syllables, `공격` never becomes `구역`.
 * `Vocabulary` finds the closest known terms with rapidfuzz's Levenshtein on jamo strings,
   memoised per vocabulary (a bounded LRU, safe to share between threads).
 * `prefix_pattern` turns what a player is typing into a regex over compact titles: a bare
@@ -21,12 +21,14 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from app.corpus.hangul import CHOSEONG, decompose, has_final, initial_range, is_syllable
+from app.search.contract import CONTRACT
 
 __all__ = [
     "Vocabulary",
     "distance",
+    "edits_for",
     "is_initials",
-        "max_distance",
+    "max_distance",
     "prefix_pattern",
 ]
 
@@ -43,16 +45,21 @@ def distance(a: str, b: str) -> int:
 
 
 def max_distance(word: str) -> int:
-    """How many jamo (or letter) edits a typo in `word` may contain."""
+    """How many jamo (or letter) edits a typo in `word` may contain: by its syllables, or
+    for a word without any, by its letters (`CONTRACT.typos`)."""
     syllables = sum(1 for c in word if is_syllable(c))
     if syllables:
-        if syllables <= 1:
-            return 0
-        return 1 if syllables == 2 else 2
-    letters = sum(1 for c in word if c.isalpha())
-    if letters <= 3:
-        return 0
-    return 1 if letters <= 7 else 2
+        return edits_for(syllables, CONTRACT.typos.hangul_edits)
+    return edits_for(sum(1 for c in word if c.isalpha()), CONTRACT.typos.letter_edits)
+
+
+def edits_for(count: int, steps: Sequence[tuple[int, int]]) -> int:
+    """The edits of the last (from this many, edits) step that `count` reaches, else 0."""
+    allowed = 0
+    for least, edits in steps:
+        if count >= least:
+            allowed = edits
+    return allowed
 
 
 def is_initials(text: str) -> bool:
@@ -113,14 +120,14 @@ class Vocabulary:
     def __len__(self) -> int:
         return len(self.known)
 
-    def corrections(self, word: str, *, limit: int = 3) -> list[Correction]:
+    def corrections(self, word: str, *, limit: int = CONTRACT.typos.kept) -> list[Correction]:
         """The closest known terms to `word` within `max_distance(word)`, best first.
 
         Only terms with the same script and a similar length compete, and only those at the
         smallest distance found are returned (ties broken by frequency). Memoised.
         """
-        if len(word) > self._longest + 1:
-            # No known term is within one character of its length (the rule below), so there
+        if len(word) > self._longest + CONTRACT.typos.length_slack:
+            # No known term is within the length slack of it (the rule below), so there
             # is nothing to find, and nothing worth a memo entry keyed by a long made-up word.
             return []
         return list(self._closest(word)[:limit])
@@ -132,14 +139,15 @@ class Vocabulary:
         query = decompose(word)
         found = process.extract(
             query, self._jamo, scorer=Levenshtein.distance, score_cutoff=allowed,
-            limit=32,
+            limit=CONTRACT.typos.candidates,
         )
         hangul = any(is_syllable(c) for c in word)
         length = len(word)
         best: list[Correction] = []
         for _, score, index in found:
             term = self.terms[index]
-            if hangul != any(is_syllable(c) for c in term) or abs(len(term) - length) > 1:
+            if (hangul != any(is_syllable(c) for c in term)
+                    or abs(len(term) - length) > CONTRACT.typos.length_slack):
                 continue
             best.append(Correction(term, int(score)))
         if not best:

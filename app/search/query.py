@@ -1,9 +1,9 @@
 """From the player's text to a query plan and the (field, term, boost) lookups BM25 sums.
 
-User text never reaches Whoosh's query parser: it is cut to `MAX_QUERY` characters, cleaned
-(lone surrogates, control characters), split by `analysis.words` and turned into plain
-(field, term, boost) lookups, so `AND`, `*`, `"`, `field:value` or `~2` are just characters:
-no user text ever reaches Whoosh's query parser.
+User text never reaches Whoosh's query parser: it is cut to `CONTRACT.clean.max_query`
+characters, cleaned (control, format, surrogate, private-use and unassigned characters become
+spaces), split by `analysis.words` and turned into plain (field, term, boost) lookups, so
+`AND`, `*`, `"`, `field:value` or `~2` are just characters.
 
 How much of a long query is analysed is bounded by a `Budget` (words, corrections, lookups),
 spent in query order so the leading words always count.
@@ -12,36 +12,25 @@ spent in query order so the leading words always count.
 from __future__ import annotations
 
 import itertools
-import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from app.search import analysis
-from app.search.budget import DEFAULT_BUDGET, Budget
+from app.search.contract import CONTRACT, Budget
 from app.search.fuzzy import Vocabulary, is_initials
 from app.search.loanwords import hangul_skeleton
-from app.search.weights import (
-    ALIAS,
-    BODY_BG,
-    BODY_W,
-    CORRECTED,
-    LONG_QUERY,
-    SHORT_STEM,
-    TITLE_BG,
-    TITLE_W,
-    TITLE_WHOLE,
-)
 
 __all__ = ["MAX_QUERY", "Plan", "QueryWord", "clean", "make_plan", "weighted_terms"]
 
-#: Longer queries are cut: no rule is looked up with more than a sentence or two.
-MAX_QUERY = 200
-_JAMO_RUN = re.compile(r"[ㄱ-ㅎㅏ-ㅣ]+")
+_CLEAN = CONTRACT.clean
+#: The contract's `clean.max_query`: longer queries are cut.
+MAX_QUERY = _CLEAN.max_query
+_BLANK = frozenset(_CLEAN.blank_categories)
+_B = CONTRACT.boosts
 #: The fewest consonants a word of a sentence (three words or more) needs to be read as a
 #: loanword by sound; a short query's words need two (둠, 클루).
 _SENTENCE_SKELETON = 3
-
 
 
 @dataclass(frozen=True)
@@ -99,22 +88,21 @@ class Plan:
         terms: list[str] = []
         for word in self.words:
             for form in (word.text, word.stem, *word.corrections, *word.english_words):
-                if len(form) >= 2 or (only_word and form):
+                if len(form) >= CONTRACT.snippet.min_term or (only_word and form):
                     terms.append(form)
         return list(analysis.unique(terms))
 
 
 def clean(text: str) -> str:
-    """The query as a safe string: at most `MAX_QUERY` characters, no surrogates or controls."""
-    text = text[: MAX_QUERY * 2].encode("utf-8", "ignore").decode("utf-8", "ignore")
-    text = unicodedata.normalize("NFC", text)
-    text = "".join(" " if unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") else c
-                   for c in text)
-    return text[:MAX_QUERY]
+    """The query as a safe string: NFC, at most `max_query` characters, each character of the
+    contract's `blank_categories` (controls, surrogates, …) a space."""
+    text = unicodedata.normalize("NFC", text[: _CLEAN.read])
+    text = "".join(" " if unicodedata.category(c) in _BLANK else c for c in text)
+    return text[: _CLEAN.max_query]
 
 
 def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
-              budget: Budget = DEFAULT_BUDGET, *, correct: bool = True,
+              budget: Budget = CONTRACT.budget, *, correct: bool = True,
               loanword: Callable[[str], str | None] | None = None,
               related: tuple[tuple[str, str], ...] = ()) -> Plan:
     """Analyse the cleaned query `text` against the index's vocabularies.
@@ -137,7 +125,7 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
     considered: list[str] = []
     corrections_left = budget.corrections if correct else 0
     for token in raw:
-        if _JAMO_RUN.fullmatch(token):
+        if analysis.JAMO_RUN.fullmatch(token):
             continue
         if token not in analysed:
             if len(analysed) >= budget.words:
@@ -157,7 +145,7 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
                          and not analysis.is_function_word(token))
             if attempted:
                 corrections_left -= 1
-                if not inflected or len(stem) >= analysis.INFLECTED_STEM:
+                if not inflected or len(stem) >= CONTRACT.typos.inflected_stem:
                     corrections = tuple(c.term for c in vocab.corrections(
                         stem if hangul else forms[0]))
                 if (hangul and not corrections and stem != token and corrections_left > 0
@@ -184,10 +172,10 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
 
 def _typing_initials(raw: list[str]) -> bool:
     """`틈ㅅ` arrives as two runs (틈, ㅅ): a syllable run directly followed by initials."""
-    return any(_JAMO_RUN.fullmatch(w) for w in raw)
+    return any(analysis.JAMO_RUN.fullmatch(w) for w in raw)
 
 
-def weighted_terms(plan: Plan, budget: Budget = DEFAULT_BUDGET) -> list[tuple[str, str, float]]:
+def weighted_terms(plan: Plan, budget: Budget = CONTRACT.budget) -> list[tuple[str, str, float]]:
     """The (field, term, boost) triples to look up for `plan`, in a stable order.
 
     At most `budget.lookups` of them, chosen in priority order: the whole query's forms, then
@@ -203,16 +191,16 @@ def weighted_terms(plan: Plan, budget: Budget = DEFAULT_BUDGET) -> list[tuple[st
 
     if len(plan.words) > 1:
         for whole in (plan.compact, plan.stem_compact):
-            add("title_w", whole, TITLE_WHOLE)
+            add("title_w", whole, _B.title_whole)
     if plan.alias:
-        add("alias", plan.alias, ALIAS * 2)
+        add("alias", plan.alias, _B.alias_whole)
     # In a sentence-long question one word matching a title says little about the rule that
     # answers it; the content words together (coordination, proximity) decide. A title word
     # weighs less the more content words the query has.
     added = plan.added
     content = sum(1 for w in plan.words if not analysis.is_function_word(w.text)
                   and (w.known or w.corrections or w.english) and w.text not in added)
-    title_w = TITLE_W * min(1.0, LONG_QUERY / max(content, 1))
+    title_w = _B.title_w * min(1.0, _B.long_query / max(content, 1))
     for word in plan.words:
         # Question and light forms (어떻게, 되나요, 몇, 수) say nothing about which rule is
         # meant, and their postings lists are the longest: they are not looked up at all
@@ -221,30 +209,30 @@ def weighted_terms(plan: Plan, budget: Budget = DEFAULT_BUDGET) -> list[tuple[st
             continue
         if word.hangul:
             for form in word.variants:
-                weight = SHORT_STEM if len(form) == 1 and len(word.text) > 1 else 1.0
+                weight = _B.short_stem if len(form) == 1 and len(word.text) > 1 else 1.0
                 add("title_w", form, title_w * weight)
-                add("body_w", form, BODY_W * weight)
+                add("body_w", form, _B.body_w * weight)
         else:
-            add("alias", word.stem, ALIAS)
-            add("body_w", word.stem, BODY_W)
+            add("alias", word.stem, _B.alias)
+            add("body_w", word.stem, _B.body_w)
             add("title_w", word.stem, title_w)
         for english in word.english_words:
-            add("alias", english, ALIAS * CORRECTED)
-            add("title_w", english, TITLE_W * CORRECTED)
-            add("body_w", english, BODY_W * CORRECTED)
+            add("alias", english, _B.alias * _B.corrected)
+            add("title_w", english, _B.title_w * _B.corrected)
+            add("body_w", english, _B.body_w * _B.corrected)
         if len(word.english_words) > 1:
-            add("alias", analysis.alias_key(word.english), ALIAS * 2 * CORRECTED)
+            add("alias", analysis.alias_key(word.english), _B.alias_whole * _B.corrected)
         for fixed in word.corrections:
-            add("title_w", fixed, TITLE_W * CORRECTED)
-            add("body_w", fixed, BODY_W * CORRECTED)
+            add("title_w", fixed, _B.title_w * _B.corrected)
+            add("body_w", fixed, _B.body_w * _B.corrected)
             if not word.hangul:
-                add("alias", fixed, ALIAS * CORRECTED)
+                add("alias", fixed, _B.alias * _B.corrected)
         if word.hangul:
             for gram in analysis.bigrams(word.stem if len(word.stem) > 1 else word.text):
-                add("title_bg", gram, TITLE_BG)
-                add("body_bg", gram, BODY_BG)
+                add("title_bg", gram, _B.title_bg)
+                add("body_bg", gram, _B.body_bg)
             for fixed in word.corrections:
                 for gram in analysis.bigrams(fixed):
-                    add("title_bg", gram, TITLE_BG * CORRECTED)
+                    add("title_bg", gram, _B.title_bg * _B.corrected)
     kept = sorted(itertools.islice(boosts, max(0, budget.lookups)))
     return [(f, t, boosts[(f, t)]) for f, t in kept]

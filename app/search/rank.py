@@ -27,22 +27,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.search import analysis
+from app.search.contract import CONTRACT
 from app.search.documents import Document
 from app.search.query import Plan
-from app.search.weights import (
-    AUTHORITY,
-    COORD_FLOOR,
-    NEAR_GAP,
-    PASSAGE,
-    PASSAGE_MIN_WORDS,
-    PROXIMITY,
-    TITLE_COVERAGE,
-)
 
 __all__ = ["SENTENCE_END", "Features", "Prepared", "Reranker"]
 
-#: The lowest coordination factor; candidates past the budget's re-ranking depth get just this
-#: (they keep their BM25 order, below the re-scored ones).
+_R = CONTRACT.rerank
 
 
 @dataclass(frozen=True)
@@ -53,15 +44,15 @@ class Features:
     title_coverage: float
     authority: float
     #: The largest share of the content words (by weight) one sentence holds; 0 for short
-    #: queries (fewer than PASSAGE_MIN_WORDS content words), where coordination says it all.
+    #: queries (fewer than `passage_min_words` content words), where coordination says it all.
     passage: float = 0.0
 
     @property
     def factor(self) -> float:
-        return (max(COORD_FLOOR, self.coordination ** 2)
-                * (1 + PROXIMITY * self.proximity)
-                * (1 + TITLE_COVERAGE * self.title_coverage)
-                * (1 + PASSAGE * self.passage ** 2)
+        return (max(_R.coord_floor, self.coordination * self.coordination)
+                * (1 + _R.proximity * self.proximity)
+                * (1 + _R.title_coverage * self.title_coverage)
+                * (1 + _R.passage * self.passage * self.passage)
                 * self.authority)
 
 
@@ -135,7 +126,7 @@ class Reranker:
                             if has[i] and has[i + 1] and _near(_side(doc, a[0]), a, b)
                             ) / len(query.pairs)
         passage = 0.0
-        if len(query.groups) >= PASSAGE_MIN_WORDS:
+        if len(query.groups) >= _R.passage_min_words:
             # Only the words the entry has can share a sentence; one word shares it with none.
             passage = (_passage(present, doc) if len(present) > 1
                        else max((w for _, w in present), default=0.0)) / total
@@ -165,7 +156,7 @@ def _prepare(doc: Document) -> _Doc:
         title_words=title_words,
         title_stems=tuple(min(forms, key=len) for forms in title_words),
         title_forms=frozenset(f for forms in title_words for f in forms),
-        authority=(1 + AUTHORITY * math.log1p(len(entry.linked_from))) * doc.weight,
+        authority=(1 + _R.authority * math.log1p(len(entry.linked_from))) * doc.weight,
     )
 
 
@@ -203,22 +194,24 @@ def _side(doc: _Doc, form: str) -> str:
 
 
 def _near(text: str, first: tuple[str, ...], then: tuple[str, ...]) -> bool:
-    """Some form of `first` followed within `NEAR_GAP` characters (no line break) by one of `then`.
+    """Some form of `first` followed within `near_gap` characters (no line break) by one of
+    `then`.
 
-    The same test as the regex `(?:first…)[^\\n]{0,NEAR_GAP}?(?:then…)`, without compiling one per
+    The same test as the regex `(?:first…)[^\\n]{0,near_gap}?(?:then…)`, without compiling one per
     word pair and query: every occurrence of every `first` form is tried, overlaps included.
     """
     if not any(b in text for b in then):
         return False
     longest = max(len(b) for b in then)
+    gap_allowed = _R.near_gap
     for a in first:
         at = text.find(a)
         while at != -1:
             end = at + len(a)
-            window = text[end : end + NEAR_GAP + longest]
+            window = text[end : end + gap_allowed + longest]
             for b in then:
                 gap = window.find(b)
-                if 0 <= gap <= NEAR_GAP and "\n" not in window[:gap]:
+                if 0 <= gap <= gap_allowed and "\n" not in window[:gap]:
                     return True
             at = text.find(a, at + 1)
     return False
@@ -240,7 +233,7 @@ def _word_groups(plan: Plan) -> list[tuple[tuple[str, ...], float]]:
         forms = tuple(f for f in (word.stem, *word.corrections, *word.english_words) if f)
         if not forms:
             continue
-        weight = 0.5 if len(word.stem) == 1 and word.hangul else 1.0
+        weight = _R.short_word if len(word.stem) == 1 and word.hangul else 1.0
         typed = joins.get(word.text)
         if typed in at:
             i = at[typed]

@@ -18,18 +18,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 
+from app.corpus.lookup import merged_terms
 from app.corpus.models import Corpus
 from app.search import analysis
-from app.search.budget import DEFAULT_BUDGET, Budget
+from app.search.contract import CONTRACT, Budget
 from app.search.documents import Document
 from app.search.fuzzy import Vocabulary
 
-__all__ = ["SPELLING_DISTANCE", "Rewrite", "Rewriter", "game_name_keys", "name_keys"]
+__all__ = ["Rewrite", "Rewriter", "game_name_keys", "name_keys"]
 
-#: The longest run of words a synonyms line is looked up for ("어택 오브 오퍼튜니티").
-_LONGEST = 4
-#: How many jamo edits apart a word may be from a listed spelling and count as it.
-SPELLING_DISTANCE = 1
+_RULES = CONTRACT.rewrite
 
 
 @dataclass(frozen=True)
@@ -86,15 +84,16 @@ class Rewriter:
         forms that name a game → (game id,) (`name_keys`)."""
         self._names = dict(names or {})
         #: game → compact variant → official terms; None (no game filter) → every game's.
-        self._tables = _with_merged(synonyms)
-        self._related = _with_merged(related or {})
+        self._tables = merged_terms(synonyms)
+        self._related = merged_terms(related or {})
         # Near misses are looked for among long Hangul variants only: a two-syllable loanword
         # one edit away from a Korean word (서지, 서리) is a different word, not a spelling.
         self._near: dict[str | None, Vocabulary] = {
-            game: Vocabulary([k for k in table if len(k) >= 3 and analysis.is_hangul(k)])
+            game: Vocabulary([k for k in table if len(k) >= _RULES.spelling_min_length
+                              and analysis.is_hangul(k)])
             for game, table in self._tables.items()}
 
-    def rewrite(self, text: str, game: str | None, budget: Budget = DEFAULT_BUDGET,
+    def rewrite(self, text: str, game: str | None, budget: Budget = CONTRACT.budget,
                 known: Callable[[str], bool] = lambda word: True) -> Rewrite:
         """`text` with the synonyms of `game` (of every game: None) replaced by their terms.
 
@@ -134,7 +133,7 @@ class Rewriter:
                 close = near.corrections(analysis.stem(word), limit=1)
                 # One jamo apart: spellings of one loanword differ by a vowel (레커닝,
                 # 리커닝); two apart is another word (트로피 is not 트로마).
-                if close and close[0].distance <= SPELLING_DISTANCE:
+                if close and close[0].distance <= _RULES.spelling_distance:
                     found = (1, table[close[0].term], analysis.stem(word))
             # An English variant counts only when the index does not know its words ("AoO",
             # "XP"), and only as the whole query or inside a Korean one ("XP 계산"): English
@@ -175,27 +174,12 @@ class Rewriter:
         return Rewrite(" ".join(out), tuple(synonyms), game_named, tuple(joined))
 
 
-def _with_merged(tables: Mapping[str, Mapping[str, tuple[str, ...]]],
-                 ) -> dict[str | None, Mapping[str, tuple[str, ...]]]:
-    """The tables per game, and under None all of them merged. Without a game filter, a word
-    two games' files both list means what the first declared game says (서지 → 급증, not
-    also 괴물 급증): a longer variant (몬스터 서지) still reaches the other game's term, and the
-    game filter reaches all of them."""
-    merged: dict[str, tuple[str, ...]] = {}
-    for table in tables.values():
-        for key, terms in table.items():
-            merged.setdefault(key, terms)
-    out: dict[str | None, Mapping[str, tuple[str, ...]]] = dict(tables.items())
-    out[None] = merged
-    return out
-
-
 def _synonym_at(words: Sequence[str], start: int, table: Mapping[str, tuple[str, ...]],
                 lasts: dict[int, tuple[str, ...]] | None = None,
                 ) -> tuple[int, tuple[str, ...], str] | None:
     """The longest synonyms entry starting at `words[start]`: (words used, official terms, the
     words as they matched, the last one without its particle)."""
-    for length in range(min(_LONGEST, len(words) - start), 0, -1):
+    for length in range(min(_RULES.longest_run, len(words) - start), 0, -1):
         run = words[start : start + length]
         # The last word may carry a particle: `서지가`, `클루를`.
         end = start + length - 1

@@ -6,14 +6,14 @@ Ranking, best first:
    (or its stems, or its English reading) *is* a title or rule name (3); it is a title's 초성
    or a typo'd title (2); it starts a title (1). Title-level ties across games put the
    manifest's first game first;
-2. within a tier, BM25F over Whoosh's postings — title words (×6), title bigrams (×2), body
-   words (×1), body bigrams (×0.4), English names (×8) — re-scored by `rank.Reranker`
-   (coordination, proximity, title coverage, backlinks);
+2. within a tier, BM25F over Whoosh's postings — title words, title bigrams, body words, body
+   bigrams, English names, each with its boost (`CONTRACT.boosts`) — re-scored by
+   `rank.Reranker` (coordination, proximity, title coverage, passage, backlinks);
 3. then: a "see X" placeholder is moved below X (and X is added if it was missing);
 4. last, if asked: entries the caller demotes (rules of collections the player does not own)
    go below all others, each group keeping its order.
 
-Every query runs under a `Budget` (`budget.py`): words analysed, typo corrections, BM25
+Every query runs under a `Budget` (`contract.py`): words analysed, typo corrections, BM25
 lookups and re-ranked candidates are bounded, so a 200-character query of made-up words costs
 little more than a short one.
 
@@ -27,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,32 +35,48 @@ from typing import Any
 from app.corpus.models import Corpus
 from app.search import analysis
 from app.search.bm25 import FieldStats, score_terms
-from app.search.budget import DEFAULT_BUDGET, Budget
+from app.search.contract import CONTRACT, Budget, Tier, TitleRank
 from app.search.documents import documents
 from app.search.fuzzy import Vocabulary
-from app.search.index import FIELDS, load_index, save_index
+from app.search.index import FIELDS, Attachment, attached, load_index, save_index
 from app.search.loanwords import LoanwordTable
 from app.search.query import Plan, clean, make_plan, weighted_terms
-from app.search.rank import Reranker
+from app.search.rank import Features, Reranker
 from app.search.rewrite import Rewrite, Rewriter, game_name_keys
 from app.search.snippet import flatten, make_snippet, present_terms, squash, term_pattern
-from app.search.titles import EXACT, FUZZY, INITIALS_EXACT, START, TitleTable
-from app.search.weights import COORD_FLOOR, PLACEHOLDER, TIER_STEP, TITLE_ONLY, Tier
+from app.search.titles import TitleTable
 
-__all__ = ["Hit", "Results", "SearchIndex"]
+__all__ = ["Hit", "Ranking", "Results", "SearchIndex"]
 
 log = logging.getLogger(__name__)
 
-MAX_LIMIT = 100
+_LIMITS = CONTRACT.limits
+_ORDER = CONTRACT.order
 
 
 @dataclass(frozen=True)
 class Hit:
-    """One result: the entry's id, its score and an HTML-safe snippet with `<mark>`s."""
+    """One result: the entry's id and an HTML-safe snippet with `<mark>`s."""
 
     id: str
-    score: float
     snippet: str
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """Each stage of one ranking (`SearchIndex.ranking`), for the stage traces both engines
+    reproduce (`app/search/trace.py`)."""
+
+    #: The (field, term, boost) lookups.
+    terms: list[tuple[str, str, float]]
+    #: Entry id → BM25F score, for every entry a lookup scored.
+    bm25: dict[str, float]
+    #: Entry id → its title tier, for entries title matching placed in one.
+    tiers: dict[str, Tier]
+    #: The re-ranked candidates' features, best BM25 (or title-only) score first.
+    features: dict[str, Features]
+    #: Every candidate, best first.
+    order: list[str]
 
 
 @dataclass(frozen=True)
@@ -76,8 +92,6 @@ class Results:
     #: (as typed, English word, official term or "") for each Hangul loanword matched by
     #: sound (`클루` → clue, 단서).
     loanwords: tuple[tuple[str, str, str], ...] = ()
-    #: The query as searched after typo corrections, when a word was corrected; else None.
-    corrected: str | None = None
     #: (as typed, game id) when the query named a game and no filter was set: that game's
     #: rules come first (`엘드리치 호러 한 라운드에 …`).
     game_named: tuple[str, str] | None = None
@@ -88,11 +102,13 @@ class Results:
 class SearchIndex:
     """Search over one corpus. Every public method is safe to call from many threads."""
 
-    def __init__(self, corpus: Corpus, ix: Any, *, budget: Budget = DEFAULT_BUDGET) -> None:
+    def __init__(self, corpus: Corpus, ix: Any, *, budget: Budget = CONTRACT.budget) -> None:
         self.corpus = corpus
         #: The per-query limits every search and plan runs under.
         self.budget = budget
         self._ix = ix
+        #: What `open_or_build` kept with the index (named in its stamp when it is saved).
+        self._attachments: tuple[Attachment, ...] = ()
         self._local = threading.local()
         self._documents = {doc.id: doc for doc in documents(corpus)}
         # Each document's text as snippets cut it and as `present_terms` tests it, made once.
@@ -143,20 +159,28 @@ class SearchIndex:
                     self._docnums[entry.id]}
 
     @classmethod
-    def open_or_build(cls, corpus: Corpus, index_dir: Path | None) -> SearchIndex:
+    def open_or_build(cls, corpus: Corpus, index_dir: Path | None,
+                      attachments: Sequence[Attachment] = ()) -> SearchIndex:
         """Open the index in index_dir if it was built from corpus.version and is intact, else
         build it there (atomically: in a private folder beside it, then renamed); in memory
-        when there is no folder or it cannot be trusted or written (`index.load_index`)."""
-        return cls(corpus, load_index(corpus, index_dir))
+        when there is no folder or it cannot be trusted or written (`index.load_index`).
+        `attachments` are kept with it (`attachment()` reads them)."""
+        index = cls(corpus, load_index(corpus, index_dir, attachments))
+        index._attachments = tuple(attachments)
+        return index
+
+    def attachment(self, name: str) -> bytes:
+        """A file kept with the index (`index.Attachment`), as it was built."""
+        return attached(self._ix, name)
 
     def save(self, folder: Path) -> None:
         """Write this index into the new folder `folder` (`index.save_index`)."""
-        save_index(self._ix, self.corpus, folder)
+        save_index(self._ix, self.corpus, folder, self._attachments)
 
     # -- public API --------------------------------------------------------------------------
 
     def search(self, query: str, *, game: str | None = None, source: str | None = None,
-               limit: int = 10, offset: int = 0,
+               limit: int = _LIMITS.search, offset: int = 0,
                demote: Callable[[str], bool] | None = None, as_typed: bool = False) -> Results:
         """Ranked entries for `query`; never raises (an empty result on any failure).
 
@@ -168,12 +192,12 @@ class SearchIndex:
             return self._search(query, game=game, source=source, limit=limit, offset=offset,
                                 demote=demote, as_typed=as_typed)
         except Exception:  # a search box must not turn into an error page
-            log.exception("search failed for %r", query[:MAX_LIMIT] if isinstance(query, str)
+            log.exception("search failed for %r", query[:_LIMITS.most] if isinstance(query, str)
                           else query)
-            text = query[:MAX_LIMIT] if isinstance(query, str) else ""
+            text = query[:_LIMITS.most] if isinstance(query, str) else ""
             return Results(clean(text), 0, (), None)
 
-    def suggest(self, query: str, *, limit: int = 8) -> list[str]:
+    def suggest(self, query: str, *, limit: int = _LIMITS.suggest) -> list[str]:
         """Entry ids of the titles best matching what is typed so far (search-as-you-type)."""
         try:
             return self._suggest(query, limit=limit)
@@ -228,52 +252,63 @@ class SearchIndex:
                           for w in plan.words if w.english)
         # A game named in the query comes first, unless a filter already chose the game.
         named = rewrite.game if game is None and source is None else None
-        empty = Results(typed, 0, (), None, rewrite.synonyms, loanwords, _corrected(plan),
-                        named, tuple((w.text, w.corrections[0]) for w in plan.words
-                                     if w.corrections and not w.known))
-        limit = max(0, min(int(limit), MAX_LIMIT))
+        empty = Results(typed, 0, (), None, rewrite.synonyms, loanwords, named,
+                        tuple((w.text, w.corrections[0]) for w in plan.words
+                              if w.corrections and not w.known))
+        limit = max(0, min(int(limit), _LIMITS.most))
         offset = max(0, int(offset))
-        allowed = self._filters.get((game, source)) if game or source else None
+        allowed = self.allowed(game, source)
         if plan.empty or ((game or source) and allowed is None):
             return empty
-        ranked = self._rank(plan, allowed)
+        ranked = self.ranking(plan, allowed).order
         if not ranked:
-            return dataclasses.replace(empty, suggestion=self._did_you_mean(plan, allowed))
+            return dataclasses.replace(empty, suggestion=self.did_you_mean(plan, allowed))
         if named is not None:
             entries = self.corpus.entries
-            ranked.sort(key=lambda item: entries[item[0]].game != named[1])  # stable
+            ranked.sort(key=lambda entry_id: entries[entry_id].game != named[1])  # stable
         if demote is not None:
-            ranked.sort(key=lambda item: demote(item[0]))  # stable: each group keeps its order
+            ranked.sort(key=demote)  # stable: each group keeps its order
         page = ranked[offset : offset + limit]
-        texts = [self._flat[entry_id] for entry_id, _ in page]
         pattern = term_pattern(present_terms(
-            plan.highlight_terms(), [self._squashed[entry_id] for entry_id, _ in page],
+            plan.highlight_terms(), [self._squashed[entry_id] for entry_id in page],
             max_chars=self.budget.highlight_chars, squashed=True))
-        hits = tuple(Hit(entry_id, round(score, 4), make_snippet(text, pattern, flattened=True))
-                     for (entry_id, score), text in zip(page, texts, strict=True))
+        hits = tuple(Hit(entry_id, make_snippet(self._flat[entry_id], pattern, flattened=True))
+                     for entry_id in page)
         return dataclasses.replace(empty, total=len(ranked), hits=hits)
 
-    def _rank(self, plan: Plan, allowed: frozenset[int] | None) -> list[tuple[str, float]]:
+    def allowed(self, game: str | None = None,
+                source: str | None = None) -> frozenset[int] | None:
+        """The document numbers of `game` and `source` (None: that filter is off); None also
+        when there is no filter, or no such game or source."""
+        return self._filters.get((game, source)) if game or source else None
+
+    def ranking(self, plan: Plan, allowed: frozenset[int] | None = None) -> Ranking:
+        """Every entry `plan` finds among the document numbers `allowed` (all: None), best
+        first, with what each stage decided on the way."""
         reader = self._searcher().reader()
-        by_docnum = score_terms(reader, self._stats, weighted_terms(plan, self.budget), allowed)
-        scores = {self._ids[docnum]: score for docnum, score in by_docnum.items()}
-        tiers = self._tiers(plan)
+        terms = weighted_terms(plan, self.budget)
+        by_docnum = score_terms(reader, self._stats, terms, allowed)
+        bm25 = {self._ids[docnum]: score for docnum, score in by_docnum.items()}
+        scores = dict(bm25)
+        tiers = self.tiers(plan)
         if allowed is not None:
             tiers = {i: t for i, t in tiers.items() if self._docnums[i] in allowed}
         top = max(scores.values(), default=1.0)
         for entry_id in tiers:
-            scores.setdefault(entry_id, top * TITLE_ONLY)
-        by_score = sorted(scores, key=lambda i: -scores[i])
+            scores.setdefault(entry_id, top * _ORDER.title_only)
+        # Equal scores in reading order (the browser engine's order too).
+        by_score = sorted(scores, key=lambda i: (-scores[i], self._docnums[i]))
         prepared = self._reranker.prepare(plan)
-        for position, entry_id in enumerate(by_score):
-            if position < self.budget.rerank:
-                scores[entry_id] *= self._reranker.features(prepared, entry_id).factor
-            else:
-                scores[entry_id] *= COORD_FLOOR
+        features: dict[str, Features] = {}
+        for entry_id in by_score[: self.budget.rerank]:
+            features[entry_id] = self._reranker.features(prepared, entry_id)
+            scores[entry_id] *= features[entry_id].factor
+        for entry_id in by_score[self.budget.rerank :]:
+            scores[entry_id] *= CONTRACT.rerank.coord_floor
         entries = self.corpus.entries
         for entry_id in scores:
             if entries[entry_id].placeholder:
-                scores[entry_id] *= PLACEHOLDER
+                scores[entry_id] *= _ORDER.placeholder
 
         def key(entry_id: str) -> tuple[int, int, float, int]:
             tier = tiers.get(entry_id, Tier.NONE)
@@ -281,19 +316,11 @@ class SearchIndex:
             game = self._game_rank[entries[entry_id].game] if tier >= Tier.CLOSE else 0
             return (-tier, game, -scores[entry_id], entries[entry_id].order)
 
-        order = sorted(scores, key=key)
-        order = self._placeholders_below_targets(order, allowed)
-        ranked: list[tuple[str, float]] = []
-        previous = float("inf")
-        for entry_id in order:
-            score = min(scores.get(entry_id, 0.0) + TIER_STEP * tiers.get(entry_id, Tier.NONE),
-                        previous)
-            ranked.append((entry_id, score))
-            previous = score
-        return ranked
+        order = self._placeholders_below_targets(sorted(scores, key=key), allowed)
+        return Ranking(terms, bm25, tiers, features, order)
 
-    def _tiers(self, plan: Plan) -> dict[str, Tier]:
-        """Each entry's `Tier` for this query, from title matching alone (see `weights.Tier`)."""
+    def tiers(self, plan: Plan) -> dict[str, Tier]:
+        """Each entry's `Tier` for this query, from title matching alone (see `contract.Tier`)."""
         tiers: dict[str, Tier] = {}
         keys = {plan.compact, plan.stem_compact, plan.alias} - {""}
         if len(plan.words) == 1:
@@ -305,14 +332,14 @@ class SearchIndex:
             tiers[entry_id] = Tier.WHOLE
         if plan.initials:
             for match in self.titles.prefix_matches(plan.initials):
-                tier = Tier.CLOSE if match.rank in (EXACT, INITIALS_EXACT) else (
-                    Tier.STARTS if match.rank <= START else Tier.NONE)
+                tier = Tier.CLOSE if match.rank <= TitleRank.INITIALS_EXACT else (
+                    Tier.STARTS if match.rank <= TitleRank.START else Tier.NONE)
                 tiers[match.id] = max(tiers.get(match.id, Tier.NONE), tier)
         if plan.has_unknown and not tiers:
             typed = plan.stem_compact if not plan.alias else plan.alias
             for match in self.titles.fuzzy_matches(typed):
                 # FUZZY + n: a title n edits away.
-                tier = Tier.CLOSE if match.rank == FUZZY + 1 else Tier.STARTS
+                tier = Tier.CLOSE if match.rank == TitleRank.FUZZY + 1 else Tier.STARTS
                 tiers[match.id] = max(tiers.get(match.id, Tier.NONE), tier)
             if plan.compact != plan.stem_compact and not plan.alias:
                 for match in self.titles.fuzzy_matches(plan.compact):
@@ -342,16 +369,17 @@ class SearchIndex:
             order.insert(position + 1, entry_id)
         return order
 
-    def _did_you_mean(self, plan: Plan, allowed: frozenset[int] | None) -> str | None:
+    def did_you_mean(self, plan: Plan, allowed: frozenset[int] | None) -> str | None:
+        """The title closest to the query, for a search that found nothing."""
         typed = plan.alias or plan.stem_compact or plan.compact
-        for match in self.titles.fuzzy_matches(typed, extra=1):
+        for match in self.titles.fuzzy_matches(typed, extra=CONTRACT.typos.did_you_mean_extra):
             if allowed is None or self._docnums[match.id] in allowed:
                 entry = self.titles.entry(match.id)
                 return entry.title
         return None
 
     def _suggest(self, query: str, *, limit: int) -> list[str]:
-        limit = max(0, min(int(limit), MAX_LIMIT))
+        limit = max(0, min(int(limit), _LIMITS.most))
         text = clean(query)
         words = analysis.words(text)
         typed = "".join(words)
@@ -368,16 +396,6 @@ class SearchIndex:
             matches = self.titles.fuzzy_matches(stemmed)
         ranked = self.titles.ranked(matches)
         return [m.id for m in ranked[:limit]]
-
-
-def _corrected(plan: Plan) -> str | None:
-    """The query with each unknown word replaced by its correction, if any was corrected; the
-    related words the rewrite added are left out (the player did not type them)."""
-    if not any(w.corrections and not w.known for w in plan.words):
-        return None
-    added = plan.added
-    return " ".join(w.corrections[0] if w.corrections and not w.known else w.text
-                    for w in plan.words if w.text not in added)
 
 
 def _vocabularies(reader: Any) -> tuple[Vocabulary, Vocabulary]:
@@ -401,7 +419,8 @@ def _vocabularies(reader: Any) -> tuple[Vocabulary, Vocabulary]:
             else:
                 continue
             # One syllable is never corrected (`max_distance`): known, but no target.
-            if fieldname != "body_w" and len(term) >= 2 and not analysis.is_function_word(term):
+            if (fieldname != "body_w" and len(term) >= CONTRACT.typos.target_min_length
+                    and not analysis.is_function_word(term)):
                 targets.add(term)
     return (Vocabulary(list(hangul), list(hangul.values()), targets=targets),
             Vocabulary(list(english), list(english.values()), targets=targets))

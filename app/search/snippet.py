@@ -12,13 +12,11 @@ from collections.abc import Iterable, Sequence
 from html import escape
 
 from app.corpus.hangul import is_syllable
+from app.search.contract import CONTRACT
 
-__all__ = ["LEAD_CHARS", "LIST_MARK", "SNIPPET_CHARS", "make_snippet", "present_terms",
-           "term_pattern"]
+__all__ = ["LIST_MARK", "make_snippet", "present_terms", "term_pattern"]
 
-SNIPPET_CHARS = 160
-#: Characters of context kept before the first match.
-LEAD_CHARS = 40
+_SIZES = CONTRACT.snippet
 _SPACE = re.compile(r"\s+")
 
 
@@ -78,7 +76,7 @@ def term_pattern(terms: list[str]) -> re.Pattern[str] | None:
 
 def make_snippet(text: str, pattern: re.Pattern[str] | None, *,
                  flattened: bool = False) -> str:
-    """At most `SNIPPET_CHARS` characters of `text` around the first match, escaped and marked.
+    """At most `snippet.chars` characters of `text` around the first match, escaped and marked.
 
     Ellipses show where the window cuts the text. `flattened`: `text` is already `flatten`ed
     (a searcher keeps each document's flat text rather than redoing it per query).
@@ -86,14 +84,14 @@ def make_snippet(text: str, pattern: re.Pattern[str] | None, *,
     flat = text if flattened else flatten(text)
     first = pattern.search(flat) if pattern is not None else None
     start = 0
-    if first is not None and first.start() > LEAD_CHARS:
-        start = first.start() - LEAD_CHARS
+    if first is not None and first.start() > _SIZES.lead:
+        start = first.start() - _SIZES.lead
         space = flat.find(" ", start, first.start())
         if space != -1:
             start = space + 1
-    end = min(len(flat), start + SNIPPET_CHARS)
+    end = min(len(flat), start + _SIZES.chars)
     if end < len(flat):
-        space = flat.rfind(" ", start + SNIPPET_CHARS // 2, end)
+        space = flat.rfind(" ", start + _SIZES.min_cut, end)
         if space != -1:
             end = space
     window = flat[start:end]

@@ -6,6 +6,7 @@ any index lookup; it serves `suggest` on its own and adds title tiers to `search
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -15,17 +16,15 @@ from rapidfuzz.distance import Levenshtein
 from app.corpus.hangul import decompose
 from app.corpus.models import Entry
 from app.search import analysis
+from app.search.contract import CONTRACT, TitleRank
 from app.search.documents import Document
 from app.search.fuzzy import max_distance, prefix_pattern
 
-__all__ = ["TitleMatch", "TitleTable"]
-
-# Match ranks, best first.
-EXACT, INITIALS_EXACT, START, PART_START, INSIDE, FUZZY = range(6)
+__all__ = ["TitleHit", "TitleTable", "positions"]
 
 
 @dataclass(frozen=True)
-class TitleMatch:
+class TitleHit:
     """An entry whose title answers the query, and how well (`rank`: lower is better)."""
 
     id: str
@@ -38,8 +37,20 @@ class _Row:
     parts: tuple[str, ...]
     alias: str
     alias_words: tuple[str, ...]
-    #: Sort key among equal ranks: real entries first, short titles, shallow, many backlinks.
-    key: tuple[int, int, int, int, int]
+
+
+def positions(docs: Sequence[Document]) -> dict[str, int]:
+    """Each document's place among titles that match equally well: real entries before "see
+    X" pointers, then short titles, shallow entries, many backlinks, reading order. The
+    client index ships it, so both engines break ties the same way."""
+
+    def key(doc: Document) -> tuple[int, float, int, int, int]:
+        entry = doc.entry
+        parts = analysis.title_parts(entry.title)
+        return (int(entry.placeholder), len(parts[0]) if parts else math.inf, entry.depth,
+                -len(entry.linked_from), entry.order)
+
+    return {doc.id: n for n, doc in enumerate(sorted(docs, key=key))}
 
 
 class TitleTable:
@@ -51,12 +62,12 @@ class TitleTable:
             entry = doc.entry
             parts = tuple(analysis.title_parts(entry.title))
             words = analysis.alias_terms(doc.english)
-            key = (int(entry.placeholder), len(parts[0]) if parts else 99, entry.depth,
-                   -len(entry.linked_from), entry.order)
             alias = analysis.alias_key(doc.english) if words else ""
-            rows.append(_Row(entry, parts, alias, tuple(words), key))
+            rows.append(_Row(entry, parts, alias, tuple(words)))
         self._rows = tuple(rows)
         self._by_id = {row.entry.id: row for row in rows}
+        #: Each entry's place among equal ranks (`positions`).
+        self.position = positions(docs)
         self._part_rows: list[int] = []
         parts_jamo: list[str] = []
         for position, row in enumerate(rows):
@@ -81,12 +92,6 @@ class TitleTable:
     def entry(self, entry_id: str) -> Entry:
         return self._by_id[entry_id].entry
 
-    def parts(self, entry_id: str) -> tuple[str, ...]:
-        return self._by_id[entry_id].parts
-
-    def alias(self, entry_id: str) -> str:
-        return self._by_id[entry_id].alias
-
     def exact_ids(self, keys: Iterable[str]) -> set[str]:
         """Entries with a title part or English name equal to one of `keys`."""
         found: set[str] = set()
@@ -94,7 +99,7 @@ class TitleTable:
             found.update(self.exact.get(key, ()))
         return found
 
-    def prefix_matches(self, typed: str) -> list[TitleMatch]:
+    def prefix_matches(self, typed: str) -> list[TitleHit]:
         """Titles that `typed` (syllables and initial consonants, no spaces) starts."""
         # Each typed character (spaces aside) matches exactly one title character.
         if sum(1 for c in typed if not c.isspace()) > self._longest:
@@ -102,59 +107,62 @@ class TitleTable:
         pattern = prefix_pattern(typed)
         if pattern is None:
             return []
-        out: list[TitleMatch] = []
+        out: list[TitleHit] = []
         initials_only = all(not analysis.is_hangul(c) for c in typed)
         for row in self._rows:
-            best: int | None = None
+            best: TitleRank | None = None
             for index, part in enumerate(row.parts):
                 match = pattern.match(part)
                 if match is not None:
                     if match.end() == len(part):
-                        rank = INITIALS_EXACT if initials_only else EXACT
+                        rank = TitleRank.INITIALS_EXACT if initials_only else TitleRank.EXACT
                     else:
-                        rank = START if index == 0 else PART_START
-                elif len(typed) >= 2 and pattern.search(part):
-                    rank = INSIDE
+                        rank = TitleRank.START if index == 0 else TitleRank.PART_START
+                elif len(typed) >= CONTRACT.titles.inside_min_typed and pattern.search(part):
+                    rank = TitleRank.INSIDE
                 else:
                     continue
                 best = rank if best is None else min(best, rank)
             if best is not None:
-                out.append(TitleMatch(row.entry.id, best))
+                out.append(TitleHit(row.entry.id, best))
         return out
 
-    def alias_prefix_matches(self, typed: str) -> list[TitleMatch]:
+    def alias_prefix_matches(self, typed: str) -> list[TitleHit]:
         """Entries whose English name starts with `typed` (already an alias key)."""
-        if len(typed) < 2:
+        if len(typed) < CONTRACT.titles.alias_prefix_min:
             return []
-        out: list[TitleMatch] = []
+        out: list[TitleHit] = []
         for row in self._rows:
             if not row.alias:
                 continue
             if row.alias == typed:
-                out.append(TitleMatch(row.entry.id, EXACT))
+                out.append(TitleHit(row.entry.id, TitleRank.EXACT))
             elif row.alias.startswith(typed):
-                out.append(TitleMatch(row.entry.id, START))
+                out.append(TitleHit(row.entry.id, TitleRank.START))
             elif any(w.startswith(typed) for w in row.alias_words):
-                out.append(TitleMatch(row.entry.id, PART_START))
+                out.append(TitleHit(row.entry.id, TitleRank.PART_START))
         return out
 
-    def fuzzy_matches(self, text: str, *, extra: int = 0) -> list[TitleMatch]:
+    def fuzzy_matches(self, text: str, *, extra: int = 0) -> list[TitleHit]:
         """Titles within the typo allowance of `text` (a compact query), closest first."""
         allowed = max_distance(text) + extra
-        if allowed <= 0 or len(text) < 2:
+        if allowed <= 0 or len(text) < CONTRACT.typos.title_min_length:
             return []
         found = process.extract(decompose(text), self._parts_jamo, scorer=Levenshtein.distance,
-                                score_cutoff=allowed, limit=20)
+                                score_cutoff=allowed, limit=CONTRACT.typos.title_candidates)
         best: dict[str, int] = {}
         for _, score, index in found:
             entry_id = self._rows[self._part_rows[index]].entry.id
-            best[entry_id] = min(best.get(entry_id, 99), int(score))
-        return [TitleMatch(i, FUZZY + d) for i, d in sorted(best.items(), key=lambda x: x[1])]
+            if entry_id not in best or score < best[entry_id]:
+                best[entry_id] = int(score)
+        return [TitleHit(i, TitleRank.FUZZY + d)
+                for i, d in sorted(best.items(), key=lambda x: x[1])]
 
-    def ranked(self, matches: Iterable[TitleMatch]) -> list[TitleMatch]:
+    def ranked(self, matches: Iterable[TitleHit]) -> list[TitleHit]:
         """Best match per entry, sorted by rank then by the entry's own key."""
         best: dict[str, int] = {}
         for match in matches:
-            best[match.id] = min(best.get(match.id, 99), match.rank)
-        order = sorted(best.items(), key=lambda item: (item[1], self._by_id[item[0]].key))
-        return [TitleMatch(i, r) for i, r in order]
+            if match.id not in best or match.rank < best[match.id]:
+                best[match.id] = match.rank
+        order = sorted(best.items(), key=lambda item: (item[1], self.position[item[0]]))
+        return [TitleHit(i, r) for i, r in order]

@@ -20,6 +20,7 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.errors import AppError
+from app.search.index import ANALYSIS_VERSION
 from app.settings import Settings
 from app.urls import Urls
 from app.web.admission import PAGE_QUEUE, PAGE_SLOTS, AdmissionMiddleware, Gate
@@ -214,8 +215,9 @@ def code_version() -> str:
 
 
 def _code_version(assets: Assets) -> str:
-    """A hash of the templates and static files: pages change when these do."""
-    digest = hashlib.sha256(assets.version().encode())
+    """A hash of the templates, the static files and the search's analysis version: pages
+    (and the service worker, which keeps the client index) change when these do."""
+    digest = hashlib.sha256(assets.version().encode() + ANALYSIS_VERSION.encode())
     for path in sorted(TEMPLATES.glob("*.*")):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:10]

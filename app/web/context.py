@@ -7,6 +7,7 @@ data. Nothing here imports the web framework.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from app.corpus.collections import is_hidden
@@ -105,9 +106,13 @@ def timing_tables(corpus: Corpus) -> list[Entry]:
 
 
 def source_context(
-    corpus: Corpus, source_id: str, urls: Urls, owned: frozenset[str] | None = None
+    corpus: Corpus, source_id: str, urls: Urls, owned: frozenset[str] | None = None,
+    changed: Mapping[str, str] | None = None,
 ) -> SourcePage:
     """A source's entries in reading order, and its 가나다 index grouped by initial consonant.
+
+    `changed` (entry id → the date it last changed, from the history) dates the index's
+    terms, for the "changed since your last visit" marks.
 
     With `owned` collections set, rules for other collections leave the index and the table of
     contents and are listed under `hidden` instead.
@@ -116,7 +121,7 @@ def source_context(
     if source is None:
         raise AppError(404, f"'{source_id}' 자료를 찾을 수 없습니다.")
     entries = [corpus.entries[i] for i in source.entry_ids]
-    hidden = [e for e in entries if is_hidden(e.cycles, owned)]
+    hidden = [e for e in entries if is_hidden(e.collections, owned)]
     shown = _Visible(frozenset(e.id for e in hidden))
     tops = [e for e in entries if e.parent is None and shown(e)]
     units = list(tops)
@@ -134,16 +139,17 @@ def source_context(
     for unit in units:
         letter = index_letter(unit.title)
         groups.setdefault(letter if letter in letters else "기타", []).append(
-            _tree(corpus, unit, urls, leaf=unit.id in chapters, shown=shown)
+            _tree(corpus, unit, urls, leaf=unit.id in chapters, shown=shown, changed=changed)
         )
     return SourcePage(
         **_source_fields(corpus, source, urls),
         entries=[SourceEntry(id=e.id, title=e.title, parent=e.parent) for e in entries],
         letters=[Letter(letter=x, present=x in groups) for x in letters],
         index=[IndexGroup(letter=x, terms=groups[x]) for x in letters if x in groups],
-        contents=[_tree(corpus, t, urls, leaf=False, shown=shown) for t in tops],
+        contents=[_tree(corpus, t, urls, leaf=False, shown=shown, changed=changed)
+                  for t in tops],
         hidden=[HiddenRef.of(e, urls, collections=[corpus.collection(c).name
-                                                   for c in e.cycles])
+                                                   for c in e.collections])
                 for e in hidden],
         # Hidden rules take their sub-rules with them out of the indexes.
         shown_count=sum(1 for e in entries if not _hidden_within(corpus, e, shown)),
@@ -223,7 +229,7 @@ def entry_context(
         html=entry.html,
         links_to=list(entry.links_to),
         linked_from=list(entry.linked_from),
-        cycles=list(entry.cycles),
+        collection_codes=list(entry.collections),
         # What the page adds to the contract: names, URLs and the rendered sub-sections.
         lang=entry.lang,
         translations=_translations(corpus, entry, urls),
@@ -244,7 +250,7 @@ def entry_context(
         long_title=len(entry.title) > _LONG_TITLE,
         description=_description(corpus, entry, source),
         # A direct link always shows the rule; the page says when it is outside the collection.
-        not_owned=is_hidden(entry.cycles, owned),
+        not_owned=is_hidden(entry.collections, owned),
         settings_url=urls.settings(),
     )
 
@@ -282,7 +288,7 @@ def timing_context(corpus: Corpus, urls: Urls) -> TimingPage:
 
 def _collections(corpus: Corpus, entry: Entry) -> list[CollectionTag]:
     return [CollectionTag(code=c.code, name=c.name, declared=c.declared)
-            for c in map(corpus.collection, entry.cycles)]
+            for c in map(corpus.collection, entry.collections)]
 
 
 def _translations(corpus: Corpus, entry: Entry, urls: Urls) -> list[Translation]:
@@ -301,10 +307,11 @@ def _source_title(corpus: Corpus, entry: Entry) -> str:
 
 def _tree(
     corpus: Corpus, entry: Entry, urls: Urls, *, leaf: bool, shown: _Visible | None = None,
+    changed: Mapping[str, str] | None = None,
 ) -> TreeNode:
     children = [] if leaf else [
-        _tree(corpus, corpus.entries[c], urls, leaf=False, shown=shown) for c in entry.children
-        if shown is None or shown(corpus.entries[c])
+        _tree(corpus, corpus.entries[c], urls, leaf=False, shown=shown, changed=changed)
+        for c in entry.children if shown is None or shown(corpus.entries[c])
     ]
     parent = corpus.get(entry.parent) if entry.parent else None
     return TreeNode.of(entry, urls, children=children, alias=corpus.english_name(entry),
@@ -312,7 +319,8 @@ def _tree(
                        # their page.
                        label=summary(entry.title, 90),
                        context=parent.title if parent is not None else None,
-                       collections=[corpus.collection(c).name for c in entry.cycles])
+                       collections=[corpus.collection(c).name for c in entry.collections],
+                       changed=(changed or {}).get(entry.id))
 
 
 def _section(corpus: Corpus, entry: Entry, urls: Urls) -> Section:

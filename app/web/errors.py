@@ -104,11 +104,12 @@ async def handle_error(request: Request, exc: Exception) -> Response:
         headers["allow"] = ", ".join(allowed_methods(request.app.router.routes, request.scope))
     suggestions = await _gated_suggestions(request) if error.status == 404 else []
     if wants_json(request):
-        body = ErrorBody(status=error.status, message=error.message,
+        body = ErrorBody(status=error.status, message=error.message, hint=error.hint or None,
                          suggestions=suggestions or None)
         return SafeJSONResponse(ErrorAnswer(error=body).model_dump(exclude_none=True),
                                 status_code=error.status, headers=headers)
-    context = {"status": error.status, "message": error.message, "suggestions": suggestions}
+    context = {"status": error.status, "message": error.message, "hint": error.hint,
+               "suggestions": suggestions}
     html = render_page(request.app.state.templates, "error.html", context)
     return HTMLResponse(html, status_code=error.status, headers=headers)
 

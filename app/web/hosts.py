@@ -3,7 +3,8 @@
 Absolute links (canonical, previews, "링크 복사") are built from the configured public base URL,
 or else from the request's host. A host the admin did not allow never gets that far: it is
 answered with 400 before any handler or cache runs, so no request can make the app print
-another site's address into a page that others are served.
+another site's address into a page that others are served. The 400 page tells the admin which
+setting to change, and nothing else about the configuration.
 
 Behind a reverse proxy the original scheme, host and client come from `X-Forwarded-*`, but
 only from a proxy listed in `RULES_TRUSTED_PROXIES`, and only the value that the nearest
@@ -16,11 +17,13 @@ import ipaddress
 from collections.abc import Iterable, Sequence
 
 from starlette._utils import get_route_path, parse_host_header
-from starlette.datastructures import Headers, MutableHeaders
-from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Receive, Scope, Send
 
-__all__ = ["HostGuardMiddleware", "ProxyHeadersMiddleware", "public_base"]
+from app.errors import AppError
+from app.web.errors import send_error
+
+__all__ = ["LAN", "HostGuardMiddleware", "ProxyHeadersMiddleware", "lan_host", "public_base"]
 
 #: Answers that never depend on the host: a health probe may use any address (Kubernetes
 #: probes send the pod's IP as Host), and must keep working when the allowed list is narrow.
@@ -47,38 +50,73 @@ def public_base(scope: Scope, configured: str) -> str:
     return f"{scheme}://{host.host.lower()}{port}"
 
 
-class HostGuardMiddleware:
-    """400 for a `Host` outside the allowed list (Starlette's `TrustedHostMiddleware`).
+#: The word in `RULES_ALLOWED_HOSTS` that stands for this box's own names and addresses on a
+#: home or club network (`lan_host`).
+LAN = "lan"
+#: Name endings that only a local network resolves: mDNS (`clubbox.local`), the usual home
+#: router suffix, RFC 8375's `home.arpa` and ICANN's reserved `internal`.
+_LAN_SUFFIXES = (".local", ".lan", ".home.arpa", ".internal")
 
-    Starlette's middleware does the parsing and matching (IPv6 literals, ports, `*.domain`);
-    this wrapper only lets the health probes through whatever host they use, and turns off its
-    www-redirect, whose `Location` would be built from the request.
+#: What a refused host is told: which setting lets it in, and nothing else about the server.
+WRONG_HOST = "이 주소로는 룰사전에 들어올 수 없습니다."
+WRONG_HOST_HINT = ("서버 관리자라면 RULES_ALLOWED_HOSTS 설정에 이 주소의 호스트 이름이나 IP 주소를 "
+                   "더하세요. 같은 와이파이의 휴대폰에서 열려면 lan을 더하면 됩니다.")
+
+
+def lan_host(host: str) -> bool:
+    """Whether `host` (as in `Host`, lower-cased, IPv6 in brackets) names this box on a local
+    network: loopback, a private or link-local address, a one-label name (`clubbox`) or a name
+    only local networks resolve (`clubbox.local`).
+
+    None of these can be made to point at the box by another site's DNS (the DNS rebinding
+    attack that host checks stop), and the app cannot know the box's own address from inside
+    a container, so these stand for it.
+    """
+    name = host.removeprefix("[").removesuffix("]")
+    try:
+        address = ipaddress.ip_address(name)
+    except ValueError:
+        return bool(name) and ("." not in name or name.endswith(_LAN_SUFFIXES))
+    return address.is_private or address.is_loopback or address.is_link_local
+
+
+class HostGuardMiddleware:
+    """A Korean 400 page (JSON for the API) for a `Host` outside the allowed list, before any
+    handler or cache runs.
+
+    The matching is Starlette's `TrustedHostMiddleware`'s (its host parser; exact names,
+    `*.domain` and `*`), plus `lan` (`lan_host`). The health probes pass whatever host they
+    use. There is no www-redirect: its `Location` would be built from the request.
     """
 
     def __init__(self, app: ASGIApp, allowed_hosts: Sequence[str]) -> None:
         self.app = app
-        self.guarded = TrustedHostMiddleware(app, allowed_hosts=list(allowed_hosts),
-                                             www_redirect=False)
-        # The same refusal, for any host: a request whose host cannot be told (RFC 9112 §3.2:
-        # more than one `Host` gets 400, whatever they say).
-        self.refused = TrustedHostMiddleware(app, allowed_hosts=[], www_redirect=False)
+        patterns = [p.lower() for p in allowed_hosts]  # checked by Settings
+        self.any = "*" in patterns
+        self.lan = LAN in patterns
+        self.names = frozenset(p for p in patterns if not p.startswith("*"))
+        self.suffixes = tuple(p[1:] for p in patterns if p.startswith("*."))
+
+    def allows(self, header: str | None) -> bool:
+        """Whether a request with this `Host` header is answered."""
+        parsed = parse_host_header(header)
+        if parsed is None:
+            return False
+        host = parsed.host.lower()
+        return (self.any or host in self.names or host.endswith(self.suffixes)
+                or (self.lan and lan_host(host)))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        guard = self.guarded
-        if scope["type"] == "http":
-            if sum(name == b"host" for name, _ in scope["headers"]) > 1:
-                guard = self.refused
-            elif get_route_path(scope) in _ANY_HOST_PATHS:
-                await self.app(scope, receive, send)
-                return
-
-        async def no_store(message: Message) -> None:
-            # Its refusal must not be kept by a cache in front, like every other error.
-            if message["type"] == "http.response.start" and message["status"] == 400:
-                MutableHeaders(scope=message).setdefault("cache-control", "no-store")
-            await send(message)
-
-        await guard(scope, receive, no_store)
+        # More than one `Host` is refused like a wrong one, for any path (RFC 9112 §3.2: 400,
+        # whatever they say: which one a cache or proxy in front believed cannot be told).
+        if scope["type"] != "http" or (
+                sum(name == b"host" for name, _ in scope["headers"]) < 2
+                and (get_route_path(scope) in _ANY_HOST_PATHS
+                     or self.allows(Headers(scope=scope).get("host")))):
+            await self.app(scope, receive, send)
+            return
+        # The one error handler answers: no-store, security headers, HTML or JSON.
+        await send_error(scope, receive, send, AppError(400, WRONG_HOST, hint=WRONG_HOST_HINT))
 
 
 class ProxyHeadersMiddleware:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from app.corpus.collections import is_hidden
 from app.corpus.hangul import choseong, with_particle
+from app.corpus.lookup import named
 from app.corpus.models import Corpus
 from app.corpus.normalize import compact
 from app.errors import AppError
@@ -62,7 +63,7 @@ def search_results(
         hits: list[Hit] = []
     else:
         def not_owned(entry_id: str) -> bool:
-            return is_hidden(corpus.entries[entry_id].cycles, owned)
+            return is_hidden(corpus.entries[entry_id].collections, owned)
 
         results = index.search(query, game=game or None, source=source or None,
                                limit=limit, offset=offset,
@@ -78,7 +79,7 @@ def search_results(
             entry, urls, source=entry.source, game=entry.game, snippet=hit.snippet,
             path=path_of(corpus, entry), source_title=spec.spec.title,
             game_name=corpus.game(entry.game).name, game_short=corpus.game(entry.game).short,
-            lang=entry.lang, not_owned=is_hidden(entry.cycles, owned)))
+            lang=entry.lang, not_owned=is_hidden(entry.collections, owned)))
     suggestion = results.suggestion if results else None
     return SearchResults(
         query=query,
@@ -214,10 +215,15 @@ def go_targets(corpus: Corpus, index: SearchIndex, text: str) -> list[str]:
     best matches tie (the same title in both games, or two titles with those initials), or
     none (then the search page).
 
-    Beyond doubt means: the title equals the text (spacing ignored), or the text is exactly
-    the title's initial consonants, or the title suggestion and the top search result agree.
-    Within one game, the same title in two books opens the first book's (the reference).
+    Beyond doubt means: the text names entries as a link would (`lookup.named`: an id in any
+    case, a title or English name, a players' word for one official term: `클루`, `AoO`), or
+    it is exactly a title's initial consonants, or the title suggestion and the top search
+    result agree. Within one game, the same title in two books opens the first book's (the
+    reference).
     """
+    found = named(corpus, text)
+    if found:
+        return list(found)
     query = clean_query(text.replace("_", " "))
     if not query:
         return []
@@ -235,12 +241,6 @@ def go_targets(corpus: Corpus, index: SearchIndex, text: str) -> list[str]:
         return list(exact.values())
     top = index.search(query, limit=1).hits
     return [suggested[0]] if top and top[0].id == suggested[0] else []
-
-
-def confident_match(corpus: Corpus, index: SearchIndex, text: str) -> str | None:
-    """The one entry `/go/{text}` opens, or None (a tie or no sure match)."""
-    found = go_targets(corpus, index, text)
-    return found[0] if len(found) == 1 else None
 
 
 def chooser_context(corpus: Corpus, urls: Urls, text: str, ids: list[str]) -> ChooserPage:

@@ -43,8 +43,10 @@ from uvicorn.supervisors.multiprocess import Process
 from app.corpus.snapshot import snapshot
 from app.errors import DataError
 from app.logs import log_config
+from app.pidfile import holding_pid_file
 from app.settings import Settings
 from app.web.background import at_low_priority
+from app.web.hosts import LAN
 from app.web.protocol import BoundedHttpToolsProtocol
 from app.web.state import PREPARED_ENV, STATUS_ENV, Library, load_library
 
@@ -98,7 +100,8 @@ def serve(settings: Settings) -> int:
             print(f"룰사전: cannot start: {exc}", file=sys.stderr)
             return 1
         _announce(settings)
-        uvicorn.run(app, **config_args)  # type: ignore[arg-type]
+        with holding_pid_file(settings.pid_path):  # `data update` finds the server by it
+            uvicorn.run(app, **config_args)  # type: ignore[arg-type]
         return 0
     try:
         snapshots = _Snapshots(settings)
@@ -112,7 +115,8 @@ def serve(settings: Settings) -> int:
         _announce(settings)
         config = uvicorn.Config("app.main:app", workers=settings.workers,
                                 **config_args)  # type: ignore[arg-type]
-        _Supervisor(config, sockets=[config.bind_socket()], snapshots=snapshots).run()
+        with holding_pid_file(settings.pid_path):  # the supervisor takes the SIGHUP
+            _Supervisor(config, sockets=[config.bind_socket()], snapshots=snapshots).run()
     finally:
         snapshots.close()
     return 0
@@ -121,7 +125,9 @@ def serve(settings: Settings) -> int:
 def _announce(settings: Settings) -> None:
     # A request for any other host gets 400: the line an admin looks for when a phone on the
     # LAN cannot open the page.
-    log.info("answering for hosts %s (RULES_ALLOWED_HOSTS)", ", ".join(settings.host_patterns()))
+    hosts = [f"{LAN} (this box's names and local-network addresses)" if p == LAN else p
+             for p in settings.host_patterns()]
+    log.info("answering for hosts %s (RULES_ALLOWED_HOSTS)", ", ".join(hosts))
 
 
 class _InUse(Exception):

@@ -7,13 +7,15 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from app.search.index import ANALYSIS_VERSION
 from app.urls import Urls
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 
 def make_environment(urls: Urls) -> Environment:
-    """The Jinja2 environment; templates get the URL helper as `urls` and never build paths."""
+    """The Jinja2 environment; templates get the URL helper as `urls` and never build paths,
+    and `search_analysis`, the analysis version of the client index they name."""
     env = Environment(
         loader=FileSystemLoader(TEMPLATES),
         autoescape=select_autoescape(["html"]),
@@ -24,6 +26,8 @@ def make_environment(urls: Urls) -> Environment:
         auto_reload=False,
     )
     env.globals["urls"] = urls
+    # The browser engine refuses a client index of another analysis than the page names.
+    env.globals["search_analysis"] = ANALYSIS_VERSION
     return env
 
 

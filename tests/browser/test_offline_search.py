@@ -22,7 +22,8 @@ BODY_ENTRY = "ahr-회피-전략_조언"
 #: Every development query through the engine the offline page loaded: top-5 ids each.
 RUN_ALL = """async (queries) => {
     const results = document.getElementById("offline-results");
-    const engine = await RulesEngine.load(results.dataset.index, results.dataset.texts);
+    const engine = await RulesEngine.load(results.dataset.index, results.dataset.texts,
+                                          results.dataset.analysis);
     const out = [];
     for (const q of queries) {
         const start = performance.now();

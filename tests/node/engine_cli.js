@@ -1,20 +1,35 @@
 // Runs the browser engine (static/engine.js) in Node for the Python tests: reads one JSON
-// request on stdin and writes one JSON answer on stdout.
-//   {"index": path, "texts": path, "queries": [{"q", "game"?}], "limit": n}
-//     → {"results": [{"ids", "ms", "total", "snippet" (the first hit's), "suggestion"}]}
-//   {"analysis": path-to-index, "cases": [...]}   (tests/cases/query_analysis.json's cases)
-//     → {"answers": [{words, variants, stem, bigrams, function, choseong, title_parts}]}
-//   {"index": path, "texts": path, "derived": true} → {"postings": {field: {term: [[docs], [tfs]]}}}
+// request on stdin and writes one JSON answer on stdout. `analysis` is the analysis version
+// the engine is told to expect (the page's data-analysis in the browser).
+//   {"index", "texts", "analysis", "queries": [{"q", "game"?}], "limit"}
+//     → {"results": [{"ids", "ms", "total", "snippet" (the first hit's), "suggestion",
+//                      "corrections"}]}
+//   {"index", "texts", "analysis", "traces": [{"query", "game"}]} → {"traces": [...]}
+//     (app/search/trace.py's stages, tests/cases/traces.json)
+//   {"index", "analysis", "cases": [...]}  (tests/cases/query_analysis.json's cases)
+//     → {"answers": [{words, variants, stems, bigrams, function_words, ..., clean}]}
+//   {"index", "texts", "analysis", "derived": true}
+//     → {"postings": {field: {term: [[docs], [tfs]]}}, "lengths": {field: [...]}}
+//   {"index", "analysis", "refused": true} → {"error": message or null}
+//   "engine": a folder to load the engine files from (default: static/).
 "use strict";
 const fs = require("fs");
-const path = require("path");
-const Engine = require(path.join(__dirname, "..", "..", "static", "engine.js"));
+const { loadEngine } = require("./engine.js");
 
 const request = JSON.parse(fs.readFileSync(0, "utf-8"));
+const { RulesAnalysis, RulesEngine } = loadEngine(request.engine);
 const read = (file) => JSON.parse(fs.readFileSync(file, "utf-8"));
 let answer;
-if (request.cases) {
-  const an = new Engine.Analysis(read(request.analysis).rules);
+if (request.refused) {
+  try {
+    new RulesEngine(read(request.index), request.analysis);
+    answer = { error: null };
+  } catch (error) {
+    answer = { error: String(error.message) };
+  }
+} else if (request.cases) {
+  const index = read(request.index);
+  const an = new RulesAnalysis.Analysis(index.rules, index.contract);
   answer = { answers: request.cases.map((c) => ({
     words: an.words(c.input),
     variants: an.words(c.input).map((w) => an.variants(w)),
@@ -26,23 +41,27 @@ if (request.cases) {
     title_parts: an.titleParts(c.input),
     alias_key: an.aliasKey(c.input),
     max_distance: an.words(c.input).map((w) => an.maxDistance(w)),
+    max_distance_whole: an.maxDistance(c.input),
+    clean: an.clean(c.input),
   })) };
 } else {
-  const engine = new Engine(read(request.index));
+  const engine = new RulesEngine(read(request.index), request.analysis);
   engine.addTexts(read(request.texts));
   if (request.derived) {
     answer = { postings: { body_w: Object.fromEntries(engine.fields.body_w.decoded),
       body_bg: Object.fromEntries(engine.fields.body_bg.decoded) },
       lengths: { body_w: engine.fields.body_w.lengths, body_bg: engine.fields.body_bg.lengths } };
+  } else if (request.traces) {
+    answer = { traces: request.traces.map((t) => engine.trace(t.query, t.game)) };
   } else {
     answer = { results: request.queries.map((q) => {
       const start = process.hrtime.bigint();
-      const found = engine.search(q.q, { game: q.game || "", limit: request.limit || 10 });
+      const found = engine.search(q.q, { game: q.game || "", limit: request.limit });
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       return { ids: found.hits.map((h) => h.id), ms, total: found.total,
         snippet: found.hits.length ? found.hits[0].snippet : "",
         suggestion: found.suggestion ? found.suggestion.title : null,
-        corrected: found.corrected, corrections: found.corrections };
+        corrections: found.corrections };
     }) };
   }
 }

@@ -25,8 +25,3 @@ def title_link(label: str, title: str) -> str:
     Unresolvable titles are reported by `python -m app check` and render as plain text.
     """
     return f"[{escape_md(label)}](<title:{title.replace('>', '')}>)"
-
-
-def id_link(label: str, entry_id: str) -> str:
-    """A link to the entry with id `entry_id`."""
-    return f"[{escape_md(label)}](#{entry_id})"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from app.corpus.models import Colour, GameSpec, RawEntry, SourceSpec, TableCell, TableRow
+from app.corpus.models import Colour, GameSpec, RawEntry, RawTableRow, SourceSpec, TableCell
 from app.corpus.parsers._json import load_json
 from app.errors import DataError
 
@@ -67,7 +67,7 @@ def _walk(
                 title=title,
                 parent=parent,
                 body=_SPACED_TARGET.sub(r"](<\1>)", body),
-                cycles=_cycles(node, where, spec),
+                collections=_collections(node, where, spec),
                 table=_table(node, where, spec),
                 location=where,
                 unused=tuple(sorted(str(k) for k in node if k not in _FIELDS)),
@@ -91,20 +91,21 @@ def _string(node: dict[str, Any], key: str, where: str, spec: SourceSpec, *, req
     return value
 
 
-def _cycles(node: dict[str, Any], where: str, spec: SourceSpec) -> tuple[str, ...]:
+def _collections(node: dict[str, Any], where: str, spec: SourceSpec) -> tuple[str, ...]:
     value = node.get("cycle", [])
     if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
         raise DataError(spec.file, where, '"cycle" must be an array of strings')
     return tuple(value)
 
 
-def _table(node: dict[str, Any], where: str, spec: SourceSpec) -> tuple[TableRow, ...] | None:
+def _table(node: dict[str, Any], where: str,
+           spec: SourceSpec) -> tuple[RawTableRow, ...] | None:
     value = node.get("table")
     if value is None:
         return None
     if not isinstance(value, list):
         raise DataError(spec.file, where, f'"table" must be an array, not {_kind(value)}')
-    rows: list[TableRow] = []
+    rows: list[RawTableRow] = []
     for r, row in enumerate(value):
         cells = row.get("row") if isinstance(row, dict) else None
         if not isinstance(cells, list):
@@ -118,7 +119,7 @@ def _table(node: dict[str, Any], where: str, spec: SourceSpec) -> tuple[TableRow
             if colour and colour not in _COLOURS:
                 raise DataError(spec.file, cell_where, f'unknown colour "{colour}"')
             parsed.append(TableCell(text=cell["text"], colour=_COLOURS.get(colour, "")))
-        rows.append(TableRow(cells=tuple(parsed)))
+        rows.append(RawTableRow(cells=tuple(parsed)))
     return tuple(rows)
 
 

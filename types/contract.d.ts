@@ -1,0 +1,115 @@
+// Written by scripts/query_cases.py from app/search/contract.py: do not edit.
+// The search contract as the client index ships it (`index.contract`).
+
+interface ContractClean {
+  max_query: number;
+  read: number;
+  blank_categories: string[];
+  /** `contract.blank_ranges`: [gap, length - 1] per range. */
+  blank_ranges: [number, number][];
+}
+
+interface ContractRewrite {
+  longest_run: number;
+  spelling_distance: number;
+  spelling_min_length: number;
+}
+
+interface ContractStems {
+  passes: number;
+  short_ending_stem: number;
+  jamo_ending_min: number;
+  jamo_ending_not_after: string;
+  english_plurals: [number, string, string][];
+}
+
+interface ContractTypos {
+  hangul_edits: [number, number][];
+  letter_edits: [number, number][];
+  candidates: number;
+  length_slack: number;
+  kept: number;
+  title_candidates: number;
+  title_min_length: number;
+  did_you_mean_extra: number;
+  inflected_stem: number;
+  target_min_length: number;
+}
+
+interface ContractTitles {
+  inside_min_typed: number;
+  alias_prefix_min: number;
+}
+
+interface ContractBoosts {
+  title_w: number;
+  title_bg: number;
+  body_w: number;
+  body_bg: number;
+  alias: number;
+  alias_whole: number;
+  title_whole: number;
+  corrected: number;
+  short_stem: number;
+  long_query: number;
+}
+
+interface ContractBm25 {
+  k1: number;
+  field_b: Record<string, number>;
+}
+
+interface ContractRerank {
+  coord_floor: number;
+  proximity: number;
+  title_coverage: number;
+  authority: number;
+  near_gap: number;
+  passage: number;
+  passage_min_words: number;
+  short_word: number;
+}
+
+interface ContractOrder {
+  title_only: number;
+  placeholder: number;
+}
+
+interface ContractSnippet {
+  chars: number;
+  lead: number;
+  min_cut: number;
+  min_term: number;
+}
+
+interface ContractBudget {
+  words: number;
+  corrections: number;
+  lookups: number;
+  rerank: number;
+  highlight_chars: number;
+}
+
+interface ContractLimits {
+  search: number;
+  suggest: number;
+  most: number;
+  offline: number;
+}
+
+interface Contract {
+  clean: ContractClean;
+  rewrite: ContractRewrite;
+  stems: ContractStems;
+  typos: ContractTypos;
+  titles: ContractTitles;
+  boosts: ContractBoosts;
+  bm25: ContractBm25;
+  rerank: ContractRerank;
+  order: ContractOrder;
+  snippet: ContractSnippet;
+  budget: ContractBudget;
+  limits: ContractLimits;
+  tier: { NONE: number; STARTS: number; CLOSE: number; NAMES: number; WHOLE: number };
+  title_rank: { EXACT: number; INITIALS_EXACT: number; START: number; PART_START: number; INSIDE: number; FUZZY: number };
+}

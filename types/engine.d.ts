@@ -1,0 +1,186 @@
+// Types of the browser engine (static/analysis.js, matching.js, engine.js) for the JS type
+// check (`npx tsc`, tsconfig.json): the two files app/search/client_index.py writes, and the
+// values the engine's stages pass along. The contract's own type, `Contract`, is generated from
+// app/search/contract.py into contract.d.ts (python -m scripts.query_cases).
+
+/** The analysis tables: `analysis.client_tables()` and the Hangul and pattern tables. */
+interface Rules {
+  particles: string[];
+  short_stem_endings: string[];
+  verb_endings: string[];
+  suffixes: string[];
+  light: string[];
+  /** (syllables after the jamo, final consonant index, syllables that may carry it or ""). */
+  jamo_endings: [string, number, string][];
+  /** Vowel of a merged syllable → vowel of the stem (indices into `jungseong`). */
+  contracted: Record<string, number>;
+  after_merged: string[];
+  after_past: string[];
+  ss_final: number;
+  past_same_vowel: number[];
+  word: string;
+  jamo_run: string;
+  alias_separators: string;
+  alias_word: string;
+  camel: string;
+  numbering: string;
+  appendix: string;
+  aside: string;
+  alternatives: string;
+  choseong: string;
+  jungseong: string;
+  jongseong: string[];
+  spaces: string;
+  list_mark: string;
+  sentence_end: string;
+  /** What each of Whoosh's 256 one-byte field lengths stands for, ascending. */
+  length_steps: number[];
+  postings_radix: number;
+}
+
+interface ClientDocs {
+  id: string[];
+  title: string[];
+  url: string[];
+  /** Index into `ClientIndex.games`. */
+  game: number[];
+  where: string[];
+  order: number[];
+  depth: number[];
+  backlinks: number[];
+  weight: number[];
+  placeholder: number[];
+  /** A "see X" pointer's docnum → X's docnum. */
+  see: Record<string, number>;
+}
+
+interface ClientTitles {
+  parts: string[][];
+  position: number[];
+  full: string[];
+  alias: string[];
+  alias_words: string[][];
+  words: string[][][];
+}
+
+interface ClientIndex {
+  version: string;
+  analysis: string;
+  games: { id: string; name: string; short: string }[];
+  docs: ClientDocs;
+  titles: ClientTitles;
+  lengths: Record<string, number[]>;
+  postings: Record<string, Record<string, string>>;
+  synonyms: Record<string, Record<string, string[]>>;
+  related: Record<string, Record<string, string[]>>;
+  game_names: Record<string, string[]>;
+  rules: Rules;
+  contract: Contract;
+}
+
+interface ClientTexts {
+  version: string;
+  analysis: string;
+  texts: string[];
+}
+
+type Analysis = InstanceType<typeof RulesAnalysis.Analysis>;
+type Vocabulary = InstanceType<typeof RulesAnalysis.Vocabulary>;
+type Engine = InstanceType<typeof RulesEngine>;
+type Tables = Record<string, Record<string, string[]>>;
+
+interface Correction { term: string; distance: number }
+
+/** query.QueryWord (`english` is always "": loanwords are not ported). */
+interface QueryWord {
+  text: string;
+  variants: string[];
+  stem: string;
+  hangul: boolean;
+  known: boolean;
+  corrections: string[];
+  english: string;
+}
+
+/** query.Plan. */
+interface Plan {
+  text: string;
+  words: QueryWord[];
+  initials: string;
+  compact: string;
+  stemCompact: string;
+  alias: string;
+  /** (rules' word, typed word) for each related word the rewrite added. */
+  related: [string, string][];
+}
+
+/** rewrite.Rewrite. */
+interface Rewrite {
+  text: string;
+  synonyms: [string, string][];
+  game: [string, string] | null;
+  related: [string, string][];
+}
+
+/** titles.TitleHit as [docnum, TitleRank]. */
+type TitleHit = [number, number];
+
+/** rank.Features. */
+interface Features {
+  coordination: number;
+  proximity: number;
+  title_coverage: number;
+  authority: number;
+  passage: number;
+}
+
+/** rank.Prepared: the query's side of the features. */
+interface Prepared {
+  groups: [string[], number][];
+  pairs: [string[], string[]][];
+  forms: Record<string, number>;
+  joined: string;
+  total: number;
+}
+
+/** searcher.Ranking, by docnum. */
+interface Ranking {
+  terms: [string, string, number][];
+  bm25: Map<number, number>;
+  tiers: Map<number, number>;
+  features: Map<number, Features>;
+  order: number[];
+}
+
+/** One result (searcher.Hit with what the page shows of its entry). */
+interface EngineHit {
+  id: string;
+  title: string;
+  url: string;
+  game: string;
+  game_name: string;
+  game_short: string;
+  where: string;
+  context: string;
+  snippet: string;
+}
+
+/** searcher.Results. */
+interface EngineResults {
+  query: string;
+  total: number;
+  hits: EngineHit[];
+  synonyms: [string, string][];
+  corrections: [string, string][];
+  suggestion: EngineHit | null;
+  game_named: [string, string] | null;
+}
+
+interface SearchOptions { game?: string; limit?: number; offset?: number; typed?: boolean }
+
+/** A field's postings: shipped (`raw`, decoded when first met) or derived from the texts. */
+interface Field {
+  raw?: Record<string, string>;
+  decoded: Map<string, [number[], number[]]>;
+  lengths: number[];
+}
