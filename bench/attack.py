@@ -1,11 +1,13 @@
-"""Attack bench: the production configuration under a typo flood and a cache-busting run.
+"""Attack bench: the production configuration under floods, slow readers and reloads.
 
     .venv/bin/python -m bench.attack [--flood-seconds 30] [--bust-requests 100000] [--quick]
+        [--only issue8|issue20|slow|heavy|reload] [--phase-seconds 20] [--before REV]
 
 Starts `python -m app serve` with RULES_WORKERS=2 and otherwise default settings on 127.0.0.1
 (`bench.server.running_server`, the index built once in a temporary folder; a fresh server per
-phase so each phase starts from an empty response cache) and runs three phases, each bounded
-in time:
+phase so each phase starts from an empty response cache) and runs six phases, each bounded
+in time (4-6 are #20's, described in `bench.attack_phases`; `--before REV` runs them on the
+code at REV first, in a temporary git worktree):
 
 1. **Typo flood**: 20 wrk connections send unique worst-case queries (`bench.hostile_queries.
    generate`, percent-encoded, never one URL twice, so the response cache never answers)
@@ -24,6 +26,13 @@ in time:
    the samples is within 2 MiB of the max over the middle third).
 3. **Worst single query in-process**: `bench.hostile_queries.main` (its own measurement), the
    max per path (search, suggest, closest_entries) against its 20 ms target.
+4. **Slow readers**: 16, then 2,000 sockets (SO_RCVBUF 4096) that pipeline 120 requests each
+   (searches, then `/search-index.json`) and never read, each replaced at once when the server
+   closes it, for `--phase-seconds`.
+5. **Heavy answers busted**: `wrk -c50` on `/search-index.json?z=<random>`,
+   `/search-texts.json` and `/timing?z=<random>`.
+6. **A reload under load**: two SIGHUP reloads (a new data version each) under `wrk -c20`
+   readers, with the index in memory (an index folder others may write), each waited for.
 
 wrk counts answers per status in Lua (503 apart from other 5xx). One table per phase and a
 summary are printed; a missed target says **FAIL**; the exit status is 0 either way (a bench).
