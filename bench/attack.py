@@ -63,7 +63,7 @@ from app.settings import Settings
 from bench import attack_phases as phases
 from bench import hostile_queries
 from bench.load import cpu_seconds
-from bench.server import ROOT, rss_kib, running_server, serving_pids
+from bench.server import ROOT, rss_kib, running_server, serving_pids, worktree
 
 LUA = Path(__file__).with_name("attack.lua")
 SEED = 20261201
@@ -531,7 +531,7 @@ def main(argv: list[str] | None = None) -> int:
             _issue8_phases(args, work, cap_mib, summary)
         if args.only != "issue8":
             if args.before:
-                with _worktree(args.before) as old:
+                with worktree(args.before) as old:
                     _issue20_phases(args, work, summary, old, f"before, {args.before}")
             _issue20_phases(args, work, summary)
     failed = sum(row[3] != "ok" for row in summary)
@@ -593,20 +593,6 @@ def _issue20_phases(args: argparse.Namespace, work: Path, summary: list[Row],
             rows = _reload_phase(server, 2 * seconds, Path(env["RULES_DATA_DIR"]), code / "data")
         _report(f"6/6 reload under load{title}", f"2 workers, index in memory; {probe}",
                 rows + _log_rows(server.log), summary)
-
-
-@contextlib.contextmanager
-def _worktree(revision: str) -> Iterator[Path]:
-    """The code at `revision`, checked out in a temporary git worktree."""
-    folder = Path(tempfile.mkdtemp(prefix="attack-before-")) / "tree"
-    subprocess.run(["git", "worktree", "add", "-q", "--detach", str(folder), revision],
-                   cwd=ROOT, check=True)
-    try:
-        yield folder
-    finally:
-        subprocess.run(["git", "worktree", "remove", "--force", str(folder)], cwd=ROOT,
-                       check=False)
-        shutil.rmtree(folder.parent, ignore_errors=True)
 
 
 if __name__ == "__main__":

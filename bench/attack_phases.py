@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from http.client import HTTPConnection, HTTPException
 from pathlib import Path
 
+from bench.load import cpu_seconds
+
 PROBE_TARGETS = ("/healthz", "/rules/Attack_of_Opportunity", "/api/search?q=%EB%8B%A8%EC%84%9C+")
 PROBE_MODES = ("keep-alive", "new connection")
 PROBE_INTERVAL = 0.05
@@ -267,16 +269,6 @@ def version_rows(port: int, workers: list[int]) -> list[Row]:
 
 
 # --- what the server spends -----------------------------------------------------------------------
-
-def cpu_seconds(pids: list[int]) -> float:
-    ticks = os.sysconf("SC_CLK_TCK")
-    total = 0.0
-    for pid in pids:
-        with contextlib.suppress(OSError):
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / ticks
-    return total
-
 
 def _rss_mib(pid: int) -> float:
     with contextlib.suppress(OSError):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -114,3 +115,18 @@ def worker_pids(server_pid: int) -> list[int]:
 def serving_pids(server_pid: int) -> list[int]:
     """The processes that answer requests: the workers, or the server itself with one worker."""
     return worker_pids(server_pid) or [server_pid]
+
+
+@contextlib.contextmanager
+def worktree(revision: str) -> Iterator[Path]:
+    """The code at `revision`, checked out in a temporary git worktree (removed afterwards):
+    for a bench that measures the code an issue was filed against beside this one."""
+    folder = Path(tempfile.mkdtemp(prefix="bench-before-")) / "tree"
+    subprocess.run(["git", "worktree", "add", "-q", "--detach", str(folder), revision],
+                   cwd=ROOT, check=True)
+    try:
+        yield folder
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(folder)], cwd=ROOT,
+                       check=False)
+        shutil.rmtree(folder.parent, ignore_errors=True)
