@@ -26,7 +26,7 @@ from typing import Any
 from whoosh import index as whoosh_index
 from whoosh.analysis import SpaceSeparatedTokenizer
 from whoosh.fields import ID, TEXT, Schema
-from whoosh.filedb.filestore import RamStorage
+from whoosh.filedb.filestore import FileStorage, RamStorage
 from whoosh.filedb.structfile import BufferFile
 
 from app.corpus.models import Corpus
@@ -57,6 +57,17 @@ class SharedRamStorage(RamStorage):  # type: ignore[misc]
         if name not in self.files:
             raise NameError(name)
         return BufferFile(self.files[name], name=name, **kwargs)
+
+    def temp_storage(self, name: str | None = None) -> Any:
+        # Whoosh's writer asks for "MAIN.tmp", which RamStorage puts in the system's temporary
+        # folder under that very name: two processes building at once (the supervisor and a
+        # `data update`, two servers on one box) shared it, and the first to finish deleted the
+        # other's files ("No such file or directory: /tmp/MAIN.tmp/…", a failed reload).
+        return FileStorage(tempfile.mkdtemp(prefix="segment-", dir=self.scratch)).create()
+
+    #: A private folder for the temporary segments of a build (removed after it, whatever
+    #: Whoosh leaves in it).
+    scratch: str | None = None
 
 
 def schema() -> Schema:
@@ -238,7 +249,10 @@ def save_index(ix: Any, corpus: Corpus, folder: Path,
 
 def _build_in_memory(corpus: Corpus, attachments: Sequence[Attachment] = ()) -> Any:
     memory = SharedRamStorage()
-    _write(memory.create_index(schema()), corpus)
+    with tempfile.TemporaryDirectory(prefix="rulesajeon-index-") as scratch:
+        memory.scratch = scratch
+        _write(memory.create_index(schema()), corpus)
+    memory.scratch = None
     for attachment in attachments:
         memory.files[attachment.name] = attachment.build()
     return memory.open_index()
