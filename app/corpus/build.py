@@ -18,7 +18,7 @@ from pathlib import Path
 
 from app.corpus.history import History, compute_history
 from app.corpus.ids import id_problem
-from app.corpus.manifest import MANIFEST, Manifest, load_manifest
+from app.corpus.manifest import MANIFEST, Manifest, load_manifest, oversized_files
 from app.corpus.models import Corpus, Entry, GameSpec, RawEntry, Source, SourceSpec
 from app.corpus.normalize import compact, normalize_text
 from app.corpus.parsers import parse_bytes
@@ -140,7 +140,11 @@ def _vocabulary(data_dir: Path, manifest: Manifest,
 def _build(data_dir: Path, urls: Urls) -> tuple[Corpus | None, list[Problem]]:
     manifest = load_manifest(data_dir)
     specs = manifest.sources
-    problems: list[Problem] = []
+    # Sizes first: a file over the limit is refused before anything is parsed.
+    problems = [Problem(e.file, e.entry, e.problem, error=True)
+                for e in oversized_files(data_dir, manifest)]
+    if problems:
+        return None, problems
     games, icons = _vocabulary(data_dir, manifest, problems)
     drafts: dict[str, _Draft] = {}
     order: dict[str, list[str]] = {}
