@@ -7,15 +7,17 @@ One run, one server at a time, each on 127.0.0.1 and a free port, every load for
 seconds after `--warmup` seconds, `--clients` keep-alive connections:
 
 1. **The floor** (`bench.floor_app`): a bare ASGI app answering 4 KB, on the same uvicorn,
-   httptools and uvloop and the same number of workers. Every requests/s figure below is
-   printed as a share of its own, and every p99 as a multiple of its p99: a noisy neighbour
-   slows both, so the shares hold where absolute numbers do not.
+   httptools and uvloop and the same number of workers, first and again after the app (step
+   4). Every requests/s figure is printed as a share of the two floors' mean, and every p99 as
+   a multiple of their mean p99: a noisy neighbour slows both, so the shares hold better than
+   absolute numbers do (the two floors say how much the neighbours moved during the run).
 2. **The app, response cache on** (`python -m app serve`, RULES_WORKERS=`--workers`, its own
    temporary index folder): the load mix below; then `/healthz`, the hashed static files and
    the (cached) entry pages, each kind alone, for half the duration each.
 3. **The app, response cache off** (`RULES_CACHE_MB=0`): the same mix; then the time each kind
    takes one at a time (p50 over 40 requests).
-4. **The static export behind nginx** (made with `--gzip`, the shipped
+4. The floor again.
+5. **The static export behind nginx** (made with `--gzip`, the shipped
    deploy/nginx/static-site.conf), under the page part of the same draw (`bench.static_load`),
    when nginx is installed: what a page of this reference can cost.
 
@@ -29,7 +31,7 @@ The mix, drawn at random (fixed seed):
 
 Per load it prints requests/s, p50/p99 latency, errors (non-2xx/3xx answers and transport
 errors), CPU used by the server and by the load generator, and each worker's resident memory
-(VmRSS from /proc) after the warm-up, its peak (sampled once a second) and at the end. Targets
+(VmRSS from /proc) after the warm-up, halfway through and at the end. Targets
 (issue #24, as shares of the floor) missed are marked MISS; the exit status is 0 either way (it
 is a bench). Each server is stopped at the end (its whole process group, which only it is in).
 Only 127.0.0.1 is contacted; every loop is bounded by a deadline. `--record` writes the table
@@ -84,6 +86,8 @@ MIX: tuple[tuple[str, float], ...] = (
 )
 #: Memory growth of a worker over a run (after the warm-up).
 TARGET_GROWTH = 0.10
+#: … and over the second half of the run: flat, once the allocator has reached its plateau.
+TARGET_LATE_GROWTH = 0.02
 
 _LUA = r"""
 -- Cycles through a pre-drawn random path list; each thread starts at its own offset.
@@ -407,7 +411,7 @@ class Phase:
     label: str
     result: LoadResult
     server_cpu_s: float = 0.0
-    #: worker pid → (RSS after the warm-up, highest sampled during the load, at the end), MiB.
+    #: worker pid → (RSS after the warm-up, halfway through the load, at the end), MiB.
     rss: dict[int, tuple[float, float, float]] = field(default_factory=dict)
     restarted: bool = False
 
@@ -416,7 +420,8 @@ class Phase:
 class Run:
     """Everything one `bench.load` run measured."""
 
-    floor: Phase | None = None
+    #: The floor measured first and last: neighbours change during a run.
+    floors: list[Phase] = field(default_factory=list)
     phases: dict[str, Phase] = field(default_factory=dict)
     services: dict[str, float] = field(default_factory=dict)
     ready_s: float = 0.0
@@ -440,23 +445,19 @@ def _drive(args: argparse.Namespace, port: int, plan_file: Path, seconds: int) -
 
 def _measured(args: argparse.Namespace, label: str, port: int, plan_file: Path,
               server: subprocess.Popen[bytes], seconds: int, *, warmup: int) -> Phase:
-    """Warm up, then load for `seconds` while sampling each worker's RSS once a second."""
+    """Warm up, then load for `seconds`, reading each worker's RSS halfway through too."""
     if warmup:
         _drive(args, port, plan_file, warmup)
     workers = serving_pids(server.pid)
     first = {pid: rss_mib(pid) or 0.0 for pid in workers}
-    peak = dict(first)
     cpu0 = cpu_seconds([server.pid, *workers])
-    with contextlib.ExitStack() as stack:
-        pool = stack.enter_context(ThreadPoolExecutor(max_workers=1))
+    with ThreadPoolExecutor(max_workers=1) as pool:
         future = pool.submit(_drive, args, port, plan_file, seconds)
-        while not future.done():
-            time.sleep(1.0)
-            for pid in workers:
-                peak[pid] = max(peak[pid], rss_mib(pid) or 0.0)
+        time.sleep(seconds / 2)
+        middle = {pid: rss_mib(pid) or 0.0 for pid in workers}
         result = future.result()
     cpu1 = cpu_seconds([server.pid, *workers])
-    rss = {pid: (first[pid], peak[pid], rss_mib(pid) or 0.0) for pid in workers}
+    rss = {pid: (first[pid], middle[pid], rss_mib(pid) or 0.0) for pid in workers}
     return Phase(label, result, cpu1 - cpu0, rss, serving_pids(server.pid) != workers)
 
 
@@ -465,14 +466,13 @@ def _log_errors(log: Path) -> list[str]:
     return [x for x in text.splitlines() if re.search(r"\b(ERROR|CRITICAL)\b|Traceback", x)]
 
 
-def measure_floor(args: argparse.Namespace, work: Path) -> Phase:
+def measure_floor(args: argparse.Namespace, work: Path, label: str) -> Phase:
     port = free_port()
     proc = start_floor(port, args.workers, work / "floor.log")
     try:
         wait_answering(port, proc, "/", timeout=60)
         plan = _write_plan(work, "floor", ["/"])
-        return _measured(args, "floor: bare ASGI app, 4 KB", port, plan, proc, args.duration,
-                         warmup=args.warmup)
+        return _measured(args, label, port, plan, proc, args.duration, warmup=args.warmup)
     finally:
         stop_server(proc)
 
@@ -567,9 +567,10 @@ def _share(value: float, floor: float) -> str:
 
 
 def report(args: argparse.Namespace, run: Run) -> str:
-    floor = run.floor
-    floor_rps = floor.result.rps if floor else 0.0
-    floor_p99 = floor.result.p99_ms if floor else 0.0
+    floors = run.floors
+    # Every share is of the mean of the floor's two runs (before and after the app's).
+    floor_rps = sum(f.result.rps for f in floors) / len(floors) if floors else 0.0
+    floor_p99 = sum(f.result.p99_ms for f in floors) / len(floors) if floors else 0.0
     rows: list[tuple[str, str, str, str, str]] = []
 
     def load_rows(phase: Phase, share_target: float | None, p99_times: float | None) -> None:
@@ -586,7 +587,7 @@ def report(args: argparse.Namespace, run: Run) -> str:
                      f"p99 {r.p99_ms / floor_p99:.1f}×" if floor_p99 else "",
                      f"p99 ≤ {p99_times:.0f}× the floor's" if p99_times is not None else "",
                      _mark(p99_ok) if p99_times is not None and floor_p99 else ""))
-        if phase is not floor:
+        if not any(phase is f for f in floors):
             rows.append((f"{phase.label}: errors",
                          f"{r.errors}" + (f" {r.error_detail}" if r.errors else ""), "", "0",
                          _mark(r.errors == 0)))
@@ -594,16 +595,19 @@ def report(args: argparse.Namespace, run: Run) -> str:
             rows.append((f"{phase.label}: server CPU",
                          f"{phase.server_cpu_s / r.seconds:.0%} of one core (load generator "
                          f"{r.client_cpu_s / r.seconds:.0%})", "", "", ""))
-        for pid, (first, peak, last) in phase.rss.items() if phase is not floor else ():
+        for pid, (first, middle, last) in phase.rss.items():
             growth = (last - first) / first if first else 0.0
+            late = (last - middle) / middle if middle else 0.0
             rows.append((f"{phase.label}: worker {pid} RSS",
-                         f"{first:.1f} → {last:.1f} MiB ({growth:+.1%}), peak {peak:.1f}", "",
-                         f"≤ +{TARGET_GROWTH:.0%}", _mark(growth <= TARGET_GROWTH)))
+                         f"{first:.1f} → {middle:.1f} → {last:.1f} MiB ({growth:+.1%}; "
+                         f"second half {late:+.1%})", "",
+                         f"≤ +{TARGET_GROWTH:.0%}, second half ≤ +{TARGET_LATE_GROWTH:.0%}",
+                         _mark(growth <= TARGET_GROWTH and late <= TARGET_LATE_GROWTH)))
         if phase.restarted:
             rows.append((phase.label, "worker processes changed during the run", "", "stable",
                          _mark(False)))
 
-    if floor:
+    for floor in floors[:1]:
         load_rows(floor, None, None)
     targets = {"mix cached": (TARGET_CACHED_SHARE, None),
                "alone healthz": (TARGET_ALONE_SHARE, None),
@@ -612,6 +616,8 @@ def report(args: argparse.Namespace, run: Run) -> str:
                "mix uncached": (TARGET_UNCACHED_SHARE, TARGET_UNCACHED_P99)}
     for key, phase in run.phases.items():
         load_rows(phase, *targets.get(key, (None, None)))
+    for floor in floors[1:]:
+        load_rows(floor, None, None)
     if run.export:
         load_rows(run.export, None, None)
     rows += [
@@ -673,12 +679,14 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="rules-load-") as tmp:
         work = Path(tmp)
         if "floor" not in skip:
-            run.floor = measure_floor(args, work)
+            run.floors.append(measure_floor(args, work, "floor (first): bare ASGI app, 4 KB"))
         paths: dict[str, list[str]] = {}
         if "cached" not in skip:
             paths = measure_app(args, work, run, cached=True, alone="alone" not in skip)
         if "uncached" not in skip:
             paths = measure_app(args, work, run, cached=False, alone=False) or paths
+        if "floor" not in skip:
+            run.floors.append(measure_floor(args, work, "floor (again, last)"))
         if "export" not in skip and paths:
             measure_export(args, work, paths, run)
     text = report(args, run)
