@@ -30,7 +30,9 @@ The mix, drawn at random (fixed seed):
      4 %  static files     the /static/… URLs found in the HTML of a few pages (hashed names)
 
 Per load it prints requests/s, p50/p99 latency, errors (non-2xx/3xx answers and transport
-errors), CPU used by the server and by the load generator, and each worker's resident memory
+errors), CPU used by the server (also per request, with the floor's per-request CPU as a share
+of it: the figure that holds best when neighbours take the cores) and by the load generator,
+and each worker's resident memory
 (VmRSS from /proc) after the warm-up, halfway through and at the end. Targets
 (issue #24, as shares of the floor) missed are marked MISS; the exit status is 0 either way (it
 is a bench). Each server is stopped at the end (its whole process group, which only it is in).
@@ -571,6 +573,8 @@ def report(args: argparse.Namespace, run: Run) -> str:
     # Every share is of the mean of the floor's two runs (before and after the app's).
     floor_rps = sum(f.result.rps for f in floors) / len(floors) if floors else 0.0
     floor_p99 = sum(f.result.p99_ms for f in floors) / len(floors) if floors else 0.0
+    floor_cpu = (sum(f.server_cpu_s for f in floors) / sum(f.result.requests for f in floors)
+                 * 1e6 if floors and all(f.result.requests for f in floors) else 0.0)
     rows: list[tuple[str, str, str, str, str]] = []
 
     def load_rows(phase: Phase, share_target: float | None, p99_times: float | None) -> None:
@@ -591,10 +595,13 @@ def report(args: argparse.Namespace, run: Run) -> str:
             rows.append((f"{phase.label}: errors",
                          f"{r.errors}" + (f" {r.error_detail}" if r.errors else ""), "", "0",
                          _mark(r.errors == 0)))
-        if phase.server_cpu_s:
+        if phase.server_cpu_s and r.requests:
+            # CPU per request holds better than requests/s when neighbours take the cores.
+            each = phase.server_cpu_s / r.requests * 1e6
             rows.append((f"{phase.label}: server CPU",
-                         f"{phase.server_cpu_s / r.seconds:.0%} of one core (load generator "
-                         f"{r.client_cpu_s / r.seconds:.0%})", "", "", ""))
+                         f"{phase.server_cpu_s / r.seconds:.0%} of one core, {each:,.0f} µs per "
+                         f"request (load generator {r.client_cpu_s / r.seconds:.0%})",
+                         f"CPU {floor_cpu / each:.0%}" if floor_cpu else "", "", ""))
         for pid, (first, middle, last) in phase.rss.items():
             growth = (last - first) / first if first else 0.0
             late = (last - middle) / middle if middle else 0.0
