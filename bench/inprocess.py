@@ -25,7 +25,7 @@ import random
 import sys
 import tempfile
 import time
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, Mapping, MutableMapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -72,13 +72,15 @@ async def call(app: Any, path: str, query: str = "") -> tuple[int, int]:
     return status, size
 
 
-def requests(library: Library) -> dict[str, list[tuple[str, str]]]:
-    """(path, query) per kind, as `bench.load` draws them."""
+def requests(library: Library, names: Mapping[str, str]) -> dict[str, list[tuple[str, str]]]:
+    """(path, query) per kind, as `bench.load` draws them (`names`: the static files' hashed
+    names)."""
     queries = [q["q"] for q in json.loads(QUERIES.read_text(encoding="utf-8"))["queries"]]
     prefixes = sorted({q[:n] for q in queries for n in range(1, len(q) + 1) if q[:n].strip()})
     entries = sorted(library.corpus.entries)
     return {
         "healthz": [("/healthz", "")],
+        "static": [("/static/" + hashed, "") for hashed in sorted(names.values())],
         "entry": [(f"/rules/{e}", "") for e in entries],
         "search": [("/search", urlencode({"q": q})) for q in queries],
         "api_search": [("/api/search", urlencode({"q": q})) for q in queries],
@@ -102,8 +104,9 @@ def timed(run: Callable[[], object], rounds: int) -> list[float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.inprocess", description=__doc__)
     parser.add_argument("--rounds", type=int, default=200, help="requests per kind (max 5000)")
-    parser.add_argument("--profile", choices=("healthz", "entry", "search", "api_search",
-                                              "suggest"), help="cProfile this kind")
+    parser.add_argument("--profile", choices=("healthz", "static", "entry", "search",
+                                              "api_search", "suggest"),
+                        help="cProfile this kind")
     parser.add_argument("--cache", action="store_true", help="keep the response cache on")
     args = parser.parse_args(argv)
     rounds = max(10, min(args.rounds, 5000))
@@ -134,7 +137,7 @@ def measure(app: Any, args: argparse.Namespace, rounds: int) -> int:
             return status
         return run
 
-    kinds = requests(library)
+    kinds = requests(library, app.state.assets.names)
     for kind, paths in kinds.items():  # compiles templates, warms the searcher's caches
         timed(one(kind, paths), 20)
     rows: list[tuple[str, float, float]] = []
