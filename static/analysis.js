@@ -138,11 +138,11 @@ var RulesAnalysis = (function () {
               has(this.shortStemEndings, s)) out.push(base);
         }
       }
-      // The ㅂ of -ㅂ니다 and the ㄴ of -ㄴ다 sit in the stem's last syllable.
+      // The ㅂ of -ㅂ니다, the ㄴ of -ㄴ다 and the ㅁ of -ㅁ sit in the stem's last syllable.
       const n = form.length;
       for (const [tail, fin, only] of this.r.jamo_endings) {
         const at = n - tail.length - 1;
-        if (at >= 0 && form.slice(-tail.length) === tail &&
+        if (at >= 0 && form.endsWith(tail) &&
             form.charAt(at) !== st.jamo_ending_not_after && isSyllable(form.charAt(at)) &&
             (!only || only.indexOf(form.charAt(at)) >= 0)) {
           const code = form.charCodeAt(at) - BASE;

@@ -162,6 +162,7 @@ var RulesEngine = (function (R, M) {
       /** @type {string[]} */
       const considered = [];
       let left = correct ? budget.corrections : 0;
+      const joined = new Set(related.map(function (p) { return p[1]; }));
       for (const token of raw) {
         if (jamoRun.test(token)) continue;
         if (!analysed.has(token)) {
@@ -169,7 +170,8 @@ var RulesEngine = (function (R, M) {
           const hangul = isHangul(token), forms = an.variants(token);
           const stem = hangul ? shortest(forms) : forms[0];
           const vocab = hangul ? this.hangul : this.english;
-          const known = /^[0-9]+$/.test(token) || forms.some((f) => vocab.knows(f));
+          // A word a related-words line matched is a word players use: never a typo.
+          const known = /^[0-9]+$/.test(token) || joined.has(token) || forms.some((f) => vocab.knows(f));
           /** @type {string[]} */
           let corrections = [];
           const inflected = hangul && !known && an.isInflected(token);

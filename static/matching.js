@@ -61,6 +61,10 @@ var RulesMatching = (function (R) {
         const lasts = unique([last].concat(this.an.variants(last), this.an.looseStems(last)));
         for (const form of lasts) {
           const key = run.slice(0, -1).join("") + form;
+          // A one-syllable term with an ending is a verb of its own when the index knows a
+          // longer stem of the word (피하면: 피하; 탭된 is 탭).
+          if (key.length === 1 && form !== last && this.an.r.particles.indexOf(last.slice(form.length)) < 0 &&
+              lasts.some((f) => f.length > 1 && f !== last && this.knows(f))) continue;
           if (has(table, key)) return [length, table[key], run.slice(0, -1).concat([form]).join(" ")];
         }
       }

@@ -33,6 +33,7 @@ __all__ = [
     "is_function_word",
     "is_hangul",
     "is_inflected",
+    "is_particle",
     "stem",
     "title_parts",
     "variants",
@@ -69,6 +70,10 @@ _ENDINGS = (
     "되었다", "되었을", "되고", "되거나", "되도록", "되며", "되었", "됐", "되게",
     # 받다 (공격받은 적)
     "받다", "받은", "받는", "받을", "받으면", "받아", "받고", "받기", "받습니다", "받지",
+    "받나요", "받아요", "받았", "받음", "받는지", "받을까요",
+    # 당하다, the passive players say of what is done to them (공격당하면, 취소당했어요)
+    "당하다", "당한다", "당합니다", "당하는", "당하면", "당해서", "당하고", "당했다", "당했을",
+    "당할", "당한", "당함", "당해", "당하지", "당하기", "당했", "당하나요", "당하는지",
     # 시키다
     "시키다", "시키는", "시킨", "시키면", "시킬", "시켜",
     # generic verbal endings after a stem
@@ -102,13 +107,16 @@ _BY_LAST: dict[str, tuple[str, ...]] = {}
 for _suffix in _SUFFIXES:
     _BY_LAST[_suffix[-1]] = (*_BY_LAST.get(_suffix[-1], ()), _suffix)
 # `-ㅂ니다` and `-ㄴ다` are not syllable suffixes: their ㅂ and ㄴ are the final consonant of the
-# stem's last syllable (갑니다 = 가 + ㅂ니다, 버려진다 = 버려지 + ㄴ다). Handled in `variants` by
+# stem's last syllable (갑니다 = 가 + ㅂ니다, 버려진다 = 버려지 + ㄴ다), and so is the ㅁ of the
+# noun form players end a short question or remark with (따라옴, 잡아먹힘, 빗나감: 따라오 +
+# ㅁ; in words of `jamo_ending_min` syllables or more only). Handled in `variants` by
 # arithmetic: (syllables after the jamo, index of the jamo among the final consonants,
 # hangul.JONGSEONG, the syllables that may carry it, or "" for any). 습니다 is its own ending
 # (뽑습니다), never 스 + ㅂ니다. -ㄴ다 only on 진 (지다: 버려진다, 떨어진다): Hangul loanwords end
 # in -ㄴ다 too (어젠다, 프로파간다), and a notice quoting ‘어제’ for 어젠다 is wrong.
 _B_FINAL = 17
-_JAMO_ENDINGS = (("니다", _B_FINAL, ""), ("다", 4, "진"))
+_M_FINAL = 16
+_JAMO_ENDINGS = (("니다", _B_FINAL, ""), ("다", 4, "진"), ("", _M_FINAL, ""))
 # -아/-어 merged into a stem's last vowel: 세우+어 = 세워, 버리+어 = 버려, 보+아 = 봐, 되+어 = 돼,
 # also in the past (세웠다, 버렸고). Players' questions use these forms (세워서, 버려도), the rules
 # mostly -ㅂ니다 (세웁니다, 버립니다), so the stem is restored on both sides: vowel of the merged
@@ -174,6 +182,11 @@ def is_function_word(word: str) -> bool:
     # A light word with a particle or ending on it (`경우에`, `있을까요`, `하는지`).
     return is_hangul(word) and any(
         word[:i] in _LIGHT and word[i:] in _SUFFIX_SET for i in range(1, len(word)))
+
+
+def is_particle(text: str) -> bool:
+    """True when `text` is one of the particles (조사) the analysis strips."""
+    return text in _PARTICLE_SET
 
 
 def is_inflected(word: str) -> bool:

@@ -124,6 +124,7 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
     #: The tokens taken into account, repeats included: what `compact` is made of.
     considered: list[str] = []
     corrections_left = budget.corrections if correct else 0
+    joined = frozenset(typed for _, typed in related)
     for token in raw:
         if analysis.JAMO_RUN.fullmatch(token):
             continue
@@ -134,7 +135,9 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
             forms = analysis.variants(token)
             stem = min(forms, key=len) if hangul else forms[0]
             vocab = hangul_vocab if hangul else english_vocab
-            known = token.isdigit() or any(f in vocab for f in forms)
+            # A word a related-words line matched is a word players use (사기 of 카드 사기,
+            # 서리 of 서리 토큰): never a typo, whatever the index holds.
+            known = token.isdigit() or token in joined or any(f in vocab for f in forms)
             corrections: tuple[str, ...] = ()
             # A verb form (빠지면, 죽거나) is not a misspelt rules term, unless its stem is a
             # long one (틈새공걱하면 → 틈새공격); and it is never a loanword.

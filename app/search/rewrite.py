@@ -20,12 +20,13 @@ from dataclasses import dataclass
 
 from app.corpus.lookup import merged_terms
 from app.corpus.models import Corpus
+from app.corpus.normalize import compact
 from app.search import analysis
 from app.search.contract import CONTRACT, Budget
 from app.search.documents import Document
 from app.search.fuzzy import Vocabulary
 
-__all__ = ["Rewrite", "Rewriter", "game_name_keys", "name_keys"]
+__all__ = ["Rewrite", "Rewriter", "game_name_keys", "name_keys", "related_tables"]
 
 _RULES = CONTRACT.rewrite
 
@@ -43,6 +44,31 @@ class Rewrite:
     #: (rules' word, the typed word it joins) for each related word added: the re-rank counts
     #: the two as one word of the query (an entry with either has it).
     related: tuple[tuple[str, str], ...] = ()
+
+
+def related_tables(corpus: Corpus, docs: Iterable[Document]) -> dict[
+        str, Mapping[str, tuple[str, ...]]]:
+    """Each game's related words (`GameSpec.related`), with the icons' labels that no text
+    of `docs` says: such a label stands for the icon's labels in the other languages (`서리`
+    → frost: only the English file has the frost token so far), so a word of the icon file is
+    searched where it is written and is never taken for a typo. The one table both engines
+    use."""
+    said = {w for d in docs for w in analysis.words(f"{d.entry.title} {d.text}")}
+    icons: dict[str, list[str]] = {}
+    for icon in corpus.icons.icons.values():
+        labels = list(dict.fromkeys(" ".join(analysis.words(v)) for v in icon.labels.values()))
+        for label in labels:
+            key = compact(label)
+            others = [o for o in labels if compact(o) != key]
+            if key and others and not all(w in said for w in label.split()):
+                icons[key] = list(dict.fromkeys([*icons.get(key, []), *others]))
+    out: dict[str, Mapping[str, tuple[str, ...]]] = {}
+    for game in corpus.games:
+        table = {key: tuple(words) for key, words in icons.items()}
+        for key, words in game.related.items():
+            table[key] = tuple(dict.fromkeys([*words, *table.get(key, ())]))
+        out[game.id] = table
+    return out
 
 
 def game_name_keys(corpus: Corpus, docs: Iterable[Document]) -> dict[str, tuple[str, ...]]:
@@ -124,7 +150,7 @@ class Rewriter:
                 game_named = (named[2], named[1][0])
                 i += named[0]
                 continue
-            found = _synonym_at(words, i, table, lasts)
+            found = _synonym_at(words, i, table, lasts, known)
             word = words[i]
             if (found is None and asks_left > 0 and analysis.is_hangul(word)
                     and not analysis.is_function_word(word)
@@ -157,7 +183,7 @@ class Rewriter:
                 i += length
                 continue
             # A related word stays, and the rules' word for it joins it, unannounced.
-            also = _synonym_at(words, i, related, lasts) if related else None
+            also = _synonym_at(words, i, related, lasts, known) if related else None
             if also is not None:
                 length, officials, _ = also
                 out.extend(words[i : i + length])
@@ -176,6 +202,7 @@ class Rewriter:
 
 def _synonym_at(words: Sequence[str], start: int, table: Mapping[str, tuple[str, ...]],
                 lasts: dict[int, tuple[str, ...]] | None = None,
+                known: Callable[[str], bool] | None = None,
                 ) -> tuple[int, tuple[str, ...], str] | None:
     """The longest synonyms entry starting at `words[start]`: (words used, official terms, the
     words as they matched, the last one without its particle)."""
@@ -193,6 +220,12 @@ def _synonym_at(words: Sequence[str], start: int, table: Mapping[str, tuple[str,
         head = "".join(run[:-1])
         for last in forms:
             key = head + last
+            # A one-syllable term with an ending is a verb of its own when the index knows a
+            # longer stem of the word (`피하면`: 피하, to evade, is not 피, blood; `탭된` is 탭).
+            if (len(key) == 1 and last != run[-1] and known is not None
+                    and not analysis.is_particle(run[-1][len(last):])
+                    and any(len(f) > 1 and f != run[-1] and known(f) for f in forms)):
+                continue
             if key in table:
                 return length, table[key], " ".join([*run[:-1], last])
     return None

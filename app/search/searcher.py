@@ -42,7 +42,7 @@ from app.search.index import FIELDS, load_index
 from app.search.loanwords import LoanwordTable
 from app.search.query import Plan, clean, make_plan, weighted_terms
 from app.search.rank import Features, Reranker
-from app.search.rewrite import Rewrite, Rewriter, game_name_keys
+from app.search.rewrite import Rewrite, Rewriter, game_name_keys, related_tables
 from app.search.snippet import flatten, make_snippet, present_terms, squash, term_pattern
 from app.search.titles import TitleTable
 
@@ -138,7 +138,8 @@ class SearchIndex:
         #: The compact forms a query may name a game by (`엘드리치`, `아컴호러`, `엘호`).
         self.game_names = game_name_keys(corpus, self._documents.values())
         self._rewriter = Rewriter({g.id: g.synonyms for g in corpus.games},
-                                  {g.id: g.related for g in corpus.games}, self.game_names)
+                                  related_tables(corpus, self._documents.values()),
+                                  self.game_names)
         self._game_rank: dict[str, int] = {}
         for source in corpus.sources:
             self._game_rank.setdefault(source.spec.game, len(self._game_rank))
