@@ -83,6 +83,8 @@ var RulesAnalysis = (function () {
         (this.byLast[last] = this.byLast[last] || []).push(s);
       });
       this.initials = set(rules.choseong.split(""));
+      /** @type {Map<string, string>} */
+      this.layoutKeys = new Map(contract.layout.keys);
       // The blank code points of `clean`, as [first, last] ranges (contract.blank_ranges).
       /** @type {number[]} */
       this.blankFirst = [];
@@ -251,6 +253,72 @@ var RulesAnalysis = (function () {
       return text.replace(/[\uAC00-\uD7A3]/g, (c) => {
         return this.r.choseong.charAt(Math.floor((c.charCodeAt(0) - BASE) / PER_INITIAL));
       });
+    }
+    /** The Hangul a run of Latin letters types on the 2-set keyboard (app/search/layout.py
+     * from_qwerty), or null when it is no run of whole syllables. @param {string} word
+     * @returns {string | null} */
+    fromQwerty(word) {
+      const L = this.c.layout, r = this.r;
+      if (word.length < L.min_letters || !/^[A-Za-z]+$/.test(word)) return null;
+      const keys = this.layoutKeys;
+      const vowels = new Map(L.vowels), finals = new Map(L.finals);
+      /** @type {Map<string, string[]>} */
+      const split = new Map(L.finals.map(function (p) { return [p[1], p[0].split("")]; }));
+      /** @type {string[]} */
+      const out = [];
+      let cho = "", jung = "", jong = "";
+      function flush() {
+        if (cho || jung) {
+          if (!(cho && jung)) return false;
+          out.push(String.fromCharCode(BASE + r.choseong.indexOf(cho) * PER_INITIAL +
+            r.jungseong.indexOf(jung) * PER_MEDIAL + r.jongseong.indexOf(jong)));
+        }
+        cho = ""; jung = ""; jong = "";
+        return true;
+      }
+      for (const letter of word) {
+        const j = keys.get(letter) || keys.get(letter.toLowerCase()) || "";
+        if (!j) return null;
+        if (r.jungseong.indexOf(j) >= 0) {
+          if (cho && !jung) jung = j;
+          else if (jung && !jong && vowels.has(jung + j)) jung = /** @type {string} */ (vowels.get(jung + j));
+          else if (jong) {
+            const parts = split.get(jong) || ["", jong];
+            jong = parts[0];
+            if (!flush()) return null;
+            cho = parts[1]; jung = j;
+          } else return null;
+        } else if (cho && jung && !jong && r.jongseong.indexOf(j) > 0) jong = j;
+        else if (jong && finals.has(jong + j)) jong = /** @type {string} */ (finals.get(jong + j));
+        else {
+          if (!flush()) return null;
+          cho = j;
+        }
+      }
+      return flush() && out.length ? out.join("") : null;
+    }
+    /** The keys that type `text` on the 2-set keyboard (layout.py to_qwerty). @param {string} text */
+    toQwerty(text) {
+      const L = this.c.layout, r = this.r;
+      /** @type {Map<string, string>} */
+      const byJamo = new Map();
+      for (let i = L.keys.length - 1; i >= 0; i--) byJamo.set(L.keys[i][1], L.keys[i][0]);
+      /** @type {Map<string, string>} */
+      const parts = new Map();
+      L.vowels.concat(L.finals).forEach(function (p) { parts.set(p[1], p[0]); });
+      let out = "";
+      for (const c of text) {
+        let jamo = [c];
+        if (isSyllable(c)) {
+          const code = c.charCodeAt(0) - BASE;
+          jamo = [r.choseong.charAt(Math.floor(code / PER_INITIAL)),
+            r.jungseong.charAt(Math.floor((code % PER_INITIAL) / PER_MEDIAL)), r.jongseong[code % PER_MEDIAL]];
+        }
+        for (const part of jamo) {
+          for (const j of (parts.get(part) || part).split("")) out += byJamo.get(j) || j;
+        }
+      }
+      return out;
     }
     /** @param {string} text */
     decompose(text) {

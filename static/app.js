@@ -96,6 +96,12 @@
       });
     });
   }
+  // The scope chip's "모든 게임" forgets the remembered game, so later searches see it all.
+  Array.prototype.forEach.call(document.querySelectorAll("[data-clear-game]"), function (link) {
+    link.addEventListener("click", function () {
+      try { window.localStorage.removeItem(GAME_KEY); } catch (e) { /* private */ }
+    });
+  });
   Array.prototype.forEach.call(document.querySelectorAll("form.search-form"), function (form) {
     form.addEventListener("submit", function () {
       var game = stored();

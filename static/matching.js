@@ -52,6 +52,12 @@ var RulesMatching = (function (R) {
         this.near[game] = new R.Vocabulary(an, freq, null);
       });
     }
+    /** Whether a synonyms or related-words line, or a game's name, lists `word` (any form).
+     * @param {string} word */
+    lists(word) {
+      const forms = [word].concat(this.an.variants(word), this.an.looseStems(word));
+      return forms.some((f) => has(this.tables[""], f) || has(this.related[""], f) || has(this.names, f));
+    }
     /** The longest entry of `table` starting at `words[start]`: [words used, terms, the
      * words as they matched], or null. @param {string[]} words @param {number} start
      * @param {Record<string, string[]>} table @returns {[number, string[], string] | null} */
@@ -466,14 +472,24 @@ var RulesMatching = (function (R) {
   }
   /** At most `chars` characters of the flat text around the first
    * match, escaped and marked. @param {string} flat @param {RegExp | null} pattern
-   * @param {Contract["snippet"]} sizes */
-  function makeSnippet(flat, pattern, sizes) {
-    const first = pattern ? flat.search(pattern) : -1;
+   * @param {Contract["snippet"]} sizes @param {boolean} [opening] */
+  function makeSnippet(flat, pattern, sizes, opening) {
+    const first = pattern && !opening ? flat.search(pattern) : -1;
     let start = 0;
     if (first > sizes.lead) {
-      start = first - sizes.lead;
-      const space = flat.indexOf(" ", start);
-      if (space !== -1 && space < first) start = space + 1;
+      // From the start of the sentence holding the first match, when it is near enough.
+      const reach = Math.max(0, first - sizes.sentence_reach);
+      let sentence = -1, mark = "";
+      sizes.sentence_ends.forEach(function (m) {
+        const i = flat.lastIndexOf(m, first - 1);
+        if (i >= reach && i > sentence) { sentence = i; mark = m; }
+      });
+      if (sentence !== -1) start = sentence + mark.length;
+      else {
+        start = first - sizes.lead;
+        const space = flat.indexOf(" ", start);
+        if (space !== -1 && space < first) start = space + 1;
+      }
     }
     let end = Math.min(flat.length, start + sizes.chars);
     if (end < flat.length) {

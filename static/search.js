@@ -103,13 +103,20 @@
     loadEngine(results, true).then(function (engine) {
       var found = engine.search(query, { limit: engine.c.limits.offline, game: game });
       results.textContent = "";
+      if (found.elsewhere) {
+        // The best match outside the player's game, offered first, as online.
+        var other = resultItem(found.elsewhere);
+        other.className += " elsewhere";
+        results.appendChild(other);
+      }
       found.hits.forEach(function (hit) { results.appendChild(resultItem(hit)); });
       if (note) {
         // What the search changed, as the server's results page says it: a player's word
         // → the official term, and a typo correction.
-        var changes = found.synonyms.map(function (pair) {
+        var changes = found.layout ? [" ‘" + found.layout[0] + "’ → ‘" + found.layout[1] + "’ (한/영 전환)."] : [];
+        changes = changes.concat(found.synonyms.map(function (pair) {
           return " ‘" + pair[0] + "’ → 공식 용어 ‘" + pair[1] + "’.";
-        });
+        }));
         var named = found.game_named;
         if (named) {
           var first = found.hits.filter(function (h) { return named && h.game === named[1]; })[0];
@@ -119,6 +126,13 @@
         found.corrections.forEach(function (pair) {
           changes.push(" ‘" + pair[0] + "’ → ‘" + pair[1] + "’ (고쳐 찾은 말).");
         });
+        found.fallback.forEach(function (pair) {
+          changes.push(" ‘" + pair[0] + "’ 대신 본문의 비슷한 낱말 ‘" + pair[1] + "’로 찾았습니다.");
+        });
+        if (found.dropped.length && found.hits.length) {
+          changes.push(" " + found.dropped.map(function (w) { return "‘" + w + "’"; }).join(", ") +
+            ": 어느 항목에도 없어 나머지 낱말로 찾았습니다.");
+        }
         note.textContent = note.getAttribute("data-found") + changes.join("");
         note.hidden = !found.hits.length;
       }

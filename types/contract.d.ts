@@ -80,6 +80,8 @@ interface ContractSnippet {
   lead: number;
   min_cut: number;
   min_term: number;
+  sentence_reach: number;
+  sentence_ends: string[];
 }
 
 interface ContractBudget {
@@ -90,9 +92,17 @@ interface ContractBudget {
   highlight_chars: number;
 }
 
+interface ContractLayout {
+  keys: [string, string][];
+  vowels: [string, string][];
+  finals: [string, string][];
+  min_letters: number;
+}
+
 interface ContractLimits {
   search: number;
   suggest: number;
+  suggest_title: number;
   most: number;
   offline: number;
 }
@@ -109,6 +119,7 @@ interface Contract {
   order: ContractOrder;
   snippet: ContractSnippet;
   budget: ContractBudget;
+  layout: ContractLayout;
   limits: ContractLimits;
   tier: { NONE: number; STARTS: number; CLOSE: number; NAMES: number; WHOLE: number };
   title_rank: { EXACT: number; INITIALS_EXACT: number; START: number; PART_START: number; INSIDE: number; FUZZY: number };

@@ -174,6 +174,14 @@ interface EngineResults {
   corrections: [string, string][];
   suggestion: EngineHit | null;
   game_named: [string, string] | null;
+  /** (as typed, as meant) when typed in the keyboard's other layout. */
+  layout: [string, string] | null;
+  /** Words no entry has, left out. */
+  dropped: string[];
+  /** (as typed, nearest word of the texts) when nothing matched. */
+  fallback: [string, string][];
+  /** With a game filter: the best entry outside it, when it answers better. */
+  elsewhere: EngineHit | null;
 }
 
 interface SearchOptions { game?: string; limit?: number; offset?: number; typed?: boolean }

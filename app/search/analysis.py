@@ -89,6 +89,8 @@ _ENDINGS = (
     "는게", "은게", "는거", "은거", "는건", "은건", "는걸", "은걸",
     # -게 (하게 하다): 뽑게, 받게, 잃게, 패배하게
     "게",
+    # "how to", written together: 사는법, 버는법, 하는법
+    "는법", "은법",
 )
 # One-syllable endings that may leave a one-syllable stem (뽑게 → 뽑): no noun of the rules
 # ends in them (무게 and 가게 are not rules words), unlike 고 (참고), 기 (무기) or 지 (금지).
@@ -169,6 +171,8 @@ _LIGHT = frozenset({
     # Counters: after 몇 or a number they count, they do not name a rule (몇 장까지, 두 번,
     # 자원 몇 개); alone in a query they are never a rules term either.
     "장", "개", "번", "명", "몇장", "몇개", "몇번", "몇명",
+    # "the way to" (버는 법, 사는 방법): the verb before it says what is asked.
+    "법", "방법",
 })
 _FUNCTION = frozenset(_SUFFIXES) | _LIGHT
 

@@ -119,6 +119,13 @@ class Rewriter:
                               and analysis.is_hangul(k)])
             for game, table in self._tables.items()}
 
+    def lists(self, word: str) -> bool:
+        """True when a synonyms or related-words line, or a game's name, lists `word` (one
+        word, any form): a word players use, whatever the index holds."""
+        forms = (word, *analysis.variants(word), *analysis.loose_stems(word))
+        return any(f in table for f in forms
+                   for table in (self._tables[None], self._related[None], self._names))
+
     def rewrite(self, text: str, game: str | None, budget: Budget = CONTRACT.budget,
                 known: Callable[[str], bool] = lambda word: True) -> Rewrite:
         """`text` with the synonyms of `game` (of every game: None) replaced by their terms.
