@@ -208,6 +208,8 @@ def _source_warnings(spec: SourceSpec, game: GameSpec, raws: list[RawEntry]) -> 
                              f'field "{name}" is not used by the "{spec.parser}" parser '
                              "(ignored here and wherever else it appears)"))
     found.extend(Problem(spec.file, _where(raw), note) for raw in raws for note in raw.notes)
+    found.extend(Problem(spec.file, _where(raw), note) for raw in raws
+                 for note in cut_lines(raw.body))
     declared = {c.code for c in game.collections}
     unknown: dict[str, list[RawEntry]] = defaultdict(list)
     for raw in raws:
@@ -219,6 +221,30 @@ def _source_warnings(spec: SourceSpec, game: GameSpec, raws: list[RawEntry]) -> 
         found.append(Problem(spec.file, _where(tagged[0]),
                              f'collection code "{code}" ({len(tagged)} entries) has no name: '
                              f"shown as its code; add it to {where}"))
+    return found
+
+
+#: A line ends in a particle that needs what follows it (괴물의, 카드에, 토큰을): when a list
+#: item, a step or the entry's end comes next, the sentence was cut before its verb, most
+#: often where a PDF's icon was.
+_HANGING = re.compile(r"[가-힣](?:의|에|에게|에서|을|를|으로)$")
+_NEXT_ITEM = re.compile(r"^\s*(?:[-•➤]|\d{1,2}\.)")
+
+
+def cut_lines(text: str) -> list[str]:
+    """One warning per line of `text` that reads cut: it ends in "(" (a lost icon), or in a
+    particle that needs more, before a list item, a step or the end of the entry."""
+    found: list[str] = []
+    lines = text.split("\n")
+    for n, line in enumerate(lines):
+        stripped = line.rstrip()
+        if not stripped:
+            continue
+        following = next((x for x in lines[n + 1:] if x.strip()), "")
+        if stripped.endswith("("):
+            found.append(f'line ends in "(" (an icon lost?): "{stripped[-40:]}"')
+        elif _HANGING.search(stripped) and (not following or _NEXT_ITEM.match(following)):
+            found.append(f'sentence cut before its verb: "{stripped[-40:]}"')
     return found
 
 
