@@ -69,7 +69,7 @@ var RulesAnalysis = (function () {
       this.appendix = new RegExp(rules.appendix);
       this.aside = new RegExp(rules.aside, "g");
       this.alternatives = new RegExp(rules.alternatives, "g");
-      this.plurals = contract.stems.english_plurals.map(function ([least, pattern, added]) {
+      this.plurals = contract.stems.english_suffixes.map(function ([least, pattern, added]) {
         return /** @type {[number, RegExp, string]} */ ([least, new RegExp(pattern), added]);
       });
       this.particles = set(rules.particles);
@@ -123,10 +123,13 @@ var RulesAnalysis = (function () {
     }
     /** @param {string} word */
     englishStem(word) {
-      const w = word.toLowerCase();
-      for (const [least, pattern, added] of this.plurals) {
-        const found = w.length >= least ? pattern.exec(w) : null;
-        if (found) return found[1] + added;
+      let w = word.toLowerCase(), changed = true;
+      while (changed) {
+        changed = false;
+        for (const [least, pattern, added] of this.plurals) {
+          const found = w.length >= least ? pattern.exec(w) : null;
+          if (found) { w = found[1] + added; changed = true; break; }
+        }
       }
       return w;
     }

@@ -140,7 +140,7 @@ for _suffix, _final in [(s, 0) for s in _AFTER_MERGED] + [(s, _SS_FINAL) for s i
 
 _STEMS = CONTRACT.stems
 _PLURALS = tuple((least, re.compile(pattern), added)
-                 for least, pattern, added in _STEMS.english_plurals)
+                 for least, pattern, added in _STEMS.english_suffixes)
 # What `title_parts` drops and splits at: numbering (`(1.1)`, `3단계.`), appendix and roman
 # numbering, bracketed asides, and the separators between a title's alternatives.
 _NUMBERING = re.compile(r"^\(?\d+(?:\.\d+)*\)?\s*(?:단계)?\s*[.:]?\s*")
@@ -156,6 +156,17 @@ _LIGHT = frozenset({
     "왜", "누가", "누구", "얼마나", "가능", "가능한가요", "경우", "때", "궁금합니다", "질문",
     "해도", "돼도", "되나", "하나", "있나", "없나", "인가", "건가", "건가요", "거죠", "건지",
     "어떻", "뭘", "해야", "하나요", "되나요", "있나요", "없나요", "할까요", "될까요",
+    # A question as typed on a phone (어케 돼요, 어떡함, 머에요, 뭐임): the same question words.
+    "어케", "어캐", "어떡", "어떡함", "어떡해", "어떡해요", "어떡하죠", "어떡하나요", "어케됨",
+    "어케돼", "어케해", "머", "머에요", "머예요", "뭐에요", "뭐예요", "뭐임", "뭔데", "뭐죠",
+    "됨", "됌", "함", "임", "인가요", "건데", "거에요", "거예요", "건가", "나요",
+    # English forum questions' function words (can I move while engaged, does resigning count
+    # as …); not the words the rules name entries by (when, after, if, then, may, must).
+    "a", "an", "the", "is", "are", "was", "were", "be", "being", "been", "do", "does", "did",
+    "can", "could", "will", "would", "should", "i", "me", "my", "you", "your", "we", "our",
+    "it", "its", "they", "their", "this", "that", "these", "those", "there", "what", "which",
+    "who", "how", "why", "where", "to", "of", "in", "on", "at", "for", "with", "by", "from",
+    "into", "and", "or", "but", "so", "still", "get", "got", "happen", "happens", "much", "many",
     # Fillers and pronouns of a spoken question (다 쓰면, 그냥 버려도, 내 덱이, 혹시 …).
     "다", "또", "그냥", "좀", "꼭", "막", "이제", "혹시", "만약", "만약에", "그럼", "그러면",
     "근데", "그런데", "아니면", "내", "제", "저희", "우리", "같이",
@@ -212,12 +223,16 @@ def words(text: str) -> list[str]:
 
 def english_stem(word: str) -> str:
     """A light English stem: lower-cased, regular plurals removed (`clues` → clue), by the
-    contract's `stems.english_plurals`."""
+    contract's `stems.english_suffixes`, applied until none matches."""
     word = word.lower()
-    for least, pattern, added in _PLURALS:
-        found = pattern.match(word) if len(word) >= least else None
-        if found is not None:
-            return found.group(1) + added
+    changed = True
+    while changed:
+        changed = False
+        for least, pattern, added in _PLURALS:
+            found = pattern.match(word) if len(word) >= least else None
+            if found is not None:
+                word, changed = found.group(1) + added, True
+                break
     return word
 
 

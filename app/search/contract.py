@@ -143,11 +143,18 @@ class Stems:
     jamo_ending_min: int = 3
     #: The syllable -ㅂ니다 is never read after: 습니다 is its own ending (뽑습니다).
     jamo_ending_not_after: str = "습"
-    #: English plurals: (shortest word, pattern, added): the first rule whose pattern matches
-    #: a word at least that long keeps the pattern's group 1 and adds the text (`clues` → clue,
-    #: `boxes` → box, `abilities` → ability; `class`, `bus`, `axis`, `chaos` keep their s).
-    english_plurals: tuple[tuple[int, str, str], ...] = (
-        (5, r"^(.*)ies$", "y"), (5, r"^(.*(?:ss|sh|ch|x|z))es$", ""), (4, r"^(.*[^suio])s$", ""))
+    #: English endings: (shortest word, pattern, added). The first rule whose pattern matches
+    #: a word at least that long keeps the pattern's group 1 and adds the text, and the rules
+    #: run again on what is left, until none matches: plurals (`clues` → clue, `boxes` → box,
+    #: `abilities` → ability; `class`, `bus`, `axis` keep their s), then -ing, -ed, -es and a
+    #: final -e after a consonant, so every form of a verb meets on one stem (`resigning`,
+    #: `resigns`, `resigned` → resign; `move`, `moves`, `moving`, `moved` → mov; #23). Index
+    #: and query are stemmed alike, so a stem need not be a word.
+    english_suffixes: tuple[tuple[int, str, str], ...] = (
+        (5, r"^(.*)ies$", "y"), (5, r"^(.*(?:ss|sh|ch|x|z))es$", ""),
+        (6, r"^(.*[^aeiou])ing$", ""), (5, r"^(.*[^aeiou])ed$", ""),
+        (5, r"^(.*[^aeiou])es$", ""), (4, r"^(.*[^suio])s$", ""),
+        (4, r"^(.*[^aeiou])e$", ""))
 
 
 @dataclass(frozen=True)
