@@ -131,7 +131,8 @@ var RulesMatching = (function (R) {
           continue;
         }
         // A related word stays, and the rules' word joins it, unannounced.
-        const also = Object.keys(related).length ? this.synonymAt(words, i, related) : null;
+        // A light word is never a related word's (맞아요? asks "is it right").
+        const also = Object.keys(related).length && !an.isFunctionWord(words[i]) ? this.synonymAt(words, i, related) : null;
         if (also) {
           out = out.concat(words.slice(i, i + also[0]));
           const typedLast = words[i + also[0] - 1];

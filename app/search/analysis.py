@@ -91,10 +91,16 @@ _ENDINGS = (
     "게",
     # "how to", written together: 사는법, 버는법, 하는법
     "는법", "은법",
+    # spoken Korean of a described situation (#23): what a card says to do (뽑으라는게, 버리래요,
+    # 써있대요), what one had (들고있던), what one wants (하고싶은데)
+    "으라는", "으라고", "으라는게", "으라는데", "라는게", "라는데", "으래요", "래요", "대요",
+    "는대요", "던", "던데", "고싶", "고싶은데", "고싶어요", "고싶대요", "려고", "으려고",
+    "는거에요", "는건가요", "을게요", "는다는데", "다는데",
 )
-# One-syllable endings that may leave a one-syllable stem (뽑게 → 뽑): no noun of the rules
-# ends in them (무게 and 가게 are not rules words), unlike 고 (참고), 기 (무기) or 지 (금지).
-_SHORT_STEM_ENDINGS = frozenset({"게"})
+# One-syllable endings that may leave a one-syllable stem (뽑게 → 뽑, 뽑았 → 뽑): no noun of
+# the rules ends in them (무게 and 가게 are not rules words), unlike 고 (참고), 기 (무기) or 지
+# (금지).
+_SHORT_STEM_ENDINGS = frozenset({"게", "았", "었"})
 _PARTICLE_SET = frozenset(_PARTICLES)
 # Endings that make a word a verb form, never a noun with a particle: two syllables or more
 # (-는데, -거나, -으면, -하면), and -면. What `is_inflected` looks for.
@@ -156,6 +162,8 @@ _LIGHT = frozenset({
     "왜", "누가", "누구", "얼마나", "가능", "가능한가요", "경우", "때", "궁금합니다", "질문",
     "해도", "돼도", "되나", "하나", "있나", "없나", "인가", "건가", "건가요", "거죠", "건지",
     "어떻", "뭘", "해야", "하나요", "되나요", "있나요", "없나요", "할까요", "될까요",
+    # "Is that right?" at a question's end (뽑는 게 맞아요?): not 맞다, to be hit.
+    "맞아요", "맞나요", "맞죠", "맞음", "맞는지", "맞는거", "맞는건가요", "맞습니까", "맞아",
     # A question as typed on a phone (어케 돼요, 어떡함, 머에요, 뭐임): the same question words.
     "어케", "어캐", "어떡", "어떡함", "어떡해", "어떡해요", "어떡하죠", "어떡하나요", "어케됨",
     "어케돼", "어케해", "머", "머에요", "머예요", "뭐에요", "뭐예요", "뭐임", "뭔데", "뭐죠",

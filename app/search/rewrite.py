@@ -190,7 +190,9 @@ class Rewriter:
                 i += length
                 continue
             # A related word stays, and the rules' word for it joins it, unannounced.
-            also = _synonym_at(words, i, related, lasts, known) if related else None
+            # A light word is never a related word's (맞아요? asks "is it right", not 맞다).
+            also = (_synonym_at(words, i, related, lasts, known)
+                    if related and not analysis.is_function_word(words[i]) else None)
             if also is not None:
                 length, officials, _ = also
                 out.extend(words[i : i + length])
