@@ -323,6 +323,14 @@ var RulesAnalysis = (function () {
       }
       return out;
     }
+    /** The verb stem of an adnominal form (빠져나간 → 빠져나가), or "" (analysis.adnominal_stem).
+     * @param {string} word */
+    adnominalStem(word) {
+      if (word.length < this.c.stems.short_ending_stem || !isHangul(word)) return "";
+      const code = word.charCodeAt(word.length - 1) - BASE;
+      if (this.r.adnominal_finals.indexOf(code % PER_MEDIAL) < 0) return "";
+      return word.slice(0, -1) + String.fromCharCode(BASE + code - code % PER_MEDIAL);
+    }
     /** @param {string} text */
     decompose(text) {
       const r = this.r;

@@ -18,6 +18,7 @@ interface Rules {
   after_past: string[];
   ss_final: number;
   past_same_vowel: number[];
+  adnominal_finals: number[];
   word: string;
   jamo_run: string;
   alias_separators: string;

@@ -135,6 +135,8 @@ _CONTRACTED = {14: 13, 6: 20, 9: 8, 10: 11}
 _AFTER_MERGED = ("서", "도", "야", "요", "서는", "서도", "야만", "야지", "야하", "도록", "지")
 _AFTER_PAST = ("다", "고", "는데", "으면", "을", "을때", "습니다", "어요", "지만", "던", "다면")
 _SS_FINAL = 20  # index of ㅆ among the final consonants
+# ㄴ and ㄹ: the finals of the adnominal endings (빠져나간, 깔린, 할) (`adnominal_stem`).
+_ADNOMINAL_FINALS = (4, 8)
 # In the past, a stem ending in ㅏ, ㅓ, ㅐ or ㅔ keeps its vowel and only gains the ㅆ: 만나+았 =
 # 만났, 서+었 = 섰, 내+었 = 냈 (만났다면 → 만나). ㅆ ends no noun, so only the past is undone so.
 _PAST_SAME_VOWEL = frozenset({0, 4, 1, 5})
@@ -268,6 +270,18 @@ def variants(word: str) -> tuple[str, ...]:
                     nxt.append(base)
         frontier = nxt
     return tuple(found)
+
+
+def adnominal_stem(word: str) -> str:
+    """The verb stem of an adnominal form (`빠져나간` → 빠져나가, `깔린` → 깔리): the last
+    syllable without its final ㄴ or ㄹ, for matching a word against a short list of verbs
+    (the synonyms files' related words); "" when the word is no such form (or too short)."""
+    if len(word) < _STEMS.short_ending_stem or not is_hangul(word):
+        return ""
+    code = ord(word[-1]) - 0xAC00
+    if code % 28 not in _ADNOMINAL_FINALS:
+        return ""
+    return word[:-1] + chr(0xAC00 + code - code % 28)
 
 
 def loose_stems(word: str) -> list[str]:
@@ -426,6 +440,7 @@ def client_tables() -> dict[str, object]:
         "after_past": list(_AFTER_PAST),
         "ss_final": _SS_FINAL,
         "past_same_vowel": sorted(_PAST_SAME_VOWEL),
+        "adnominal_finals": list(_ADNOMINAL_FINALS),
         "word": _WORD.pattern,
         "jamo_run": JAMO_RUN.pattern,
         "alias_separators": _ALIAS_SEPARATORS.pattern,

@@ -221,8 +221,9 @@ def _synonym_at(words: Sequence[str], start: int, table: Mapping[str, tuple[str,
         end = start + length - 1
         forms = lasts.get(end) if lasts is not None else None
         if forms is None:
-            forms = tuple(dict.fromkeys((run[-1], *analysis.variants(run[-1]),
-                                         *analysis.loose_stems(run[-1]))))
+            forms = tuple(dict.fromkeys(filter(None, (
+                run[-1], *analysis.variants(run[-1]), *analysis.loose_stems(run[-1]),
+                analysis.adnominal_stem(run[-1])))))
             if lasts is not None:
                 lasts[end] = forms
         # The words are already normalised (`analysis.words`): joined, they are compact.
