@@ -171,7 +171,7 @@ var RulesEngine = (function (R, M) {
         }
         if (this.knowsHangul(word)) return word;
         const latin = an.toQwerty(word).toLowerCase();
-        if (latin.length < this.c.layout.min_letters || !/^[a-z]+$/.test(latin) || !this.english.knows(latin)) return word;
+        if (latin.length < this.c.layout.min_letters || !/^[a-z]+$/.test(latin) || !this.english.knows(an.englishStem(latin))) return word;
         changed = true;
         return latin;
       });
@@ -189,8 +189,12 @@ var RulesEngine = (function (R, M) {
     nearestWords(plan) {
       /** @type {[string, string][]} */
       const found = [];
-      plan.words.slice(0, this.c.budget.corrections).forEach((w) => {
-        if (w.known || this.an.isFunctionWord(w.text)) return;
+      // The plan's corrections spent the budget first (a word's stem, then the word).
+      let left = this.c.budget.corrections - plan.words.filter((w) => !w.known && !this.an.isFunctionWord(w.text))
+        .reduce(function (n, w) { return n + 1 + (w.stem !== w.text ? 1 : 0); }, 0);
+      plan.words.forEach((w) => {
+        if (w.known || this.an.isFunctionWord(w.text) || left <= 0) return;
+        left -= 1;
         const vocab = w.hangul ? this.wideHangul : this.wideEnglish;
         const near = vocab.corrections(w.hangul ? w.stem : w.variants[0], 1);
         if (near.length) found.push([w.text, near[0].term]);
@@ -479,8 +483,11 @@ var RulesEngine = (function (R, M) {
         if (near.length) result.suggestion = this.hit(near[0][0], "");
         return result;
       }
-      result.dropped = plan.words.filter((w) => !(w.known || w.corrections.length) &&
-        !this.an.isFunctionWord(w.text)).map(function (w) { return w.text; });
+      // In a short query a word that matched nothing is worth saying; in a sentence it is not.
+      if (!o.typed && plan.words.length <= c.limits.dropped_most) {
+        result.dropped = plan.words.filter((w) => !(w.known || w.corrections.length) &&
+          !this.an.isFunctionWord(w.text)).map(function (w) { return w.text; });
+      }
       if (named) {
         const firstGame = this.gamesById[named[1]], games = this.docs.game;
         ranked = ranked.filter(function (d) { return games[d] === firstGame; })

@@ -71,7 +71,7 @@ var RulesMatching = (function (R) {
           // A one-syllable term with an ending is a verb of its own when the index knows a
           // longer stem of the word (피하면: 피하; 탭된 is 탭).
           if (key.length === 1 && form !== last && this.an.r.particles.indexOf(last.slice(form.length)) < 0 &&
-              lasts.some((f) => f.length > 1 && f !== last && this.knows(f))) continue;
+              lasts.some((f) => f.length > 1 && this.knows(f))) continue;
           if (has(table, key)) return [length, table[key], run.slice(0, -1).concat([form]).join(" ")];
         }
       }
@@ -104,8 +104,9 @@ var RulesMatching = (function (R) {
           i += name[0];
           continue;
         }
-        let found = this.synonymAt(words, i, table);
         const word = words[i];
+        // A light word is never a players' word for a term (말고 is not 말).
+        let found = an.isFunctionWord(word) ? null : this.synonymAt(words, i, table);
         if (!found && asks > 0 && isHangul(word) && !an.isFunctionWord(word) &&
             !an.variants(word).some(known)) {
           asks -= 1;

@@ -20,7 +20,7 @@ interface ContractStems {
   short_ending_stem: number;
   jamo_ending_min: number;
   jamo_ending_not_after: string;
-  english_plurals: [number, string, string][];
+  english_suffixes: [number, string, string][];
 }
 
 interface ContractTypos {
@@ -104,6 +104,7 @@ interface ContractLimits {
   suggest: number;
   suggest_title: number;
   most: number;
+  dropped_most: number;
   offline: number;
 }
 

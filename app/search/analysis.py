@@ -169,7 +169,7 @@ _LIGHT = frozenset({
     # A question as typed on a phone (어케 돼요, 어떡함, 머에요, 뭐임): the same question words.
     "어케", "어캐", "어떡", "어떡함", "어떡해", "어떡해요", "어떡하죠", "어떡하나요", "어케됨",
     "어케돼", "어케해", "머", "머에요", "머예요", "뭐에요", "뭐예요", "뭐임", "뭔데", "뭐죠",
-    "됨", "됌", "함", "임", "인가요", "건데", "거에요", "거예요", "건가", "나요",
+    "됨", "됌", "함", "임", "인가요", "건데", "거에요", "거예요", "나요",
     # English forum questions' function words (can I move while engaged, does resigning count
     # as …); not the words the rules name entries by (when, after, if, then, may, must).
     "a", "an", "the", "is", "are", "was", "were", "be", "being", "been", "do", "does", "did",

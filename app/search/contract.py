@@ -316,13 +316,14 @@ class Layout:
         ("Q", "ㅃ"), ("W", "ㅉ"), ("E", "ㄸ"), ("R", "ㄲ"), ("T", "ㅆ"), ("O", "ㅒ"), ("P", "ㅖ"))
     #: Two vowel keys in a row that make one vowel.
     vowels: tuple[tuple[str, str], ...] = (
-        ("ㅗㅏ", "ㅘ"), ("ㅗㅐ", "ㅙ"), ("ㅗㅣ", "ㅚ"), ("ㅜㅓ", "ㅝ"), ("ㅜㅔ", "ㅞ"), ("ㅜㅣ", "ㅟ"),
-        ("ㅡㅣ", "ㅢ"))
+        ("ㅗㅏ", "ㅘ"), ("ㅗㅐ", "ㅙ"), ("ㅗㅣ", "ㅚ"), ("ㅜㅓ", "ㅝ"), ("ㅜㅔ", "ㅞ"),
+        ("ㅜㅣ", "ㅟ"), ("ㅡㅣ", "ㅢ"))
     #: Two consonant keys in a row that make one final consonant (split again when a vowel
     #: follows: the second starts the next syllable).
     finals: tuple[tuple[str, str], ...] = (
-        ("ㄱㅅ", "ㄳ"), ("ㄴㅈ", "ㄵ"), ("ㄴㅎ", "ㄶ"), ("ㄹㄱ", "ㄺ"), ("ㄹㅁ", "ㄻ"), ("ㄹㅂ", "ㄼ"),
-        ("ㄹㅅ", "ㄽ"), ("ㄹㅌ", "ㄾ"), ("ㄹㅍ", "ㄿ"), ("ㄹㅎ", "ㅀ"), ("ㅂㅅ", "ㅄ"))
+        ("ㄱㅅ", "ㄳ"), ("ㄴㅈ", "ㄵ"), ("ㄴㅎ", "ㄶ"), ("ㄹㄱ", "ㄺ"), ("ㄹㅁ", "ㄻ"),
+        ("ㄹㅂ", "ㄼ"), ("ㄹㅅ", "ㄽ"), ("ㄹㅌ", "ㄾ"), ("ㄹㅍ", "ㄿ"), ("ㄹㅎ", "ㅀ"),
+        ("ㅂㅅ", "ㅄ"))
     #: A Latin word shorter than this is never converted (`go`, `ok`): too many words are
     #: two letters of both layouts.
     min_letters: int = 3
@@ -342,6 +343,8 @@ class Limits:
     suggest_title: int = 40
     #: The most results one call returns.
     most: int = 100
+    #: Queries of at most this many words say which of their words no entry has.
+    dropped_most: int = 3
     #: Results the offline page lists (it has no pages).
     offline: int = 20
 

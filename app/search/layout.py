@@ -23,8 +23,8 @@ _KEYS = dict(_L.keys)
 _BY_JAMO = {jamo: key for key, jamo in reversed(_L.keys)}
 _VOWELS = dict(_L.vowels)
 _FINALS = dict(_L.finals)
-_SPLIT = {final: pair for pair, final in _L.finals}
-_VOWEL_PARTS = {vowel: pair for pair, vowel in _L.vowels}
+_SPLIT = {final: (pair[0], pair[1]) for pair, final in _L.finals}
+_VOWEL_PARTS = {vowel: (pair[0], pair[1]) for pair, vowel in _L.vowels}
 
 
 def _jamo(letter: str) -> str:

@@ -49,7 +49,8 @@ class QueryWord:
 
     @property
     def english_words(self) -> tuple[str, ...]:
-        return tuple(self.english.split())
+        """The English words the loanword stands for, stemmed as the index stems them."""
+        return tuple(analysis.english_stem(w) for w in self.english.split())
 
 
 @dataclass(frozen=True)

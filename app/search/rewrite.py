@@ -157,8 +157,10 @@ class Rewriter:
                 game_named = (named[2], named[1][0])
                 i += named[0]
                 continue
-            found = _synonym_at(words, i, table, lasts, known)
             word = words[i]
+            # A light word is never a players' word for a term (말고 is not 말, a pawn).
+            found = (None if analysis.is_function_word(word)
+                     else _synonym_at(words, i, table, lasts, known))
             if (found is None and asks_left > 0 and analysis.is_hangul(word)
                     and not analysis.is_function_word(word)
                     and not any(known(v) for v in analysis.variants(word))):
@@ -230,11 +232,12 @@ def _synonym_at(words: Sequence[str], start: int, table: Mapping[str, tuple[str,
         head = "".join(run[:-1])
         for last in forms:
             key = head + last
-            # A one-syllable term with an ending is a verb of its own when the index knows a
-            # longer stem of the word (`피하면`: 피하, to evade, is not 피, blood; `탭된` is 탭).
+            # A one-syllable term with an ending is another word when the index knows the word
+            # or a longer stem of it (`피해`, `피하면`: 피하, to evade, are not 피, blood;
+            # `탭된` is 탭).
             if (len(key) == 1 and last != run[-1] and known is not None
                     and not analysis.is_particle(run[-1][len(last):])
-                    and any(len(f) > 1 and f != run[-1] and known(f) for f in forms)):
+                    and any(len(f) > 1 and known(f) for f in forms)):
                 continue
             if key in table:
                 return length, table[key], " ".join([*run[:-1], last])

@@ -273,7 +273,7 @@ class SearchIndex:
                 return word
             latin = to_qwerty(word).lower()
             if (len(latin) < CONTRACT.layout.min_letters or not latin.isalpha()
-                    or latin not in self._english):
+                    or analysis.english_stem(latin) not in self._english):
                 return word
             changed = True
             return latin
@@ -329,9 +329,12 @@ class SearchIndex:
                 empty = dataclasses.replace(empty, fallback=fallback)
         if not ranked:
             return dataclasses.replace(empty, suggestion=self.did_you_mean(plan, allowed))
-        empty = dataclasses.replace(empty, dropped=tuple(
-            w.text for w in plan.words if not (w.known or w.corrections or w.english)
-            and not analysis.is_function_word(w.text)))
+        # In a short query a word that matched nothing is worth saying; in a sentence, fillers
+        # the rules never use (꽉, 걔) are simply not found.
+        if not as_typed and len(plan.words) <= _LIMITS.dropped_most:
+            empty = dataclasses.replace(empty, dropped=tuple(
+                w.text for w in plan.words if not (w.known or w.corrections or w.english)
+                and not analysis.is_function_word(w.text)))
         if named is not None:
             entries = self.corpus.entries
             ranked.sort(key=lambda entry_id: entries[entry_id].game != named[1])  # stable
@@ -461,9 +464,16 @@ class SearchIndex:
         """(word, closest indexed word) for each unknown content word of `plan` that has one
         among all the words of the texts (not only titles'), within the typo allowance."""
         found: list[tuple[str, str]] = []
-        for word in plan.words[: self.budget.corrections]:
+        # The plan's corrections spent the budget first (a word's stem, then the word).
+        left = self.budget.corrections - sum(
+            2 if w.stem != w.text else 1 for w in plan.words
+            if not w.known and not analysis.is_function_word(w.text))
+        for word in plan.words:
             if word.known or analysis.is_function_word(word.text):
                 continue
+            if left <= 0:
+                break
+            left -= 1
             vocab = self._wide_hangul if word.hangul else self._wide_english
             near = vocab.corrections(word.stem if word.hangul else word.variants[0], limit=1)
             if near:
