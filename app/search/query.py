@@ -161,8 +161,11 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
                     and not inflected and (len(token) > 1 or len(raw) <= 2)):
                 # In a sentence, two consonants (보태: p-t, 싸우지: s-j) sound like too many
                 # English words to be read as one (evade, surge): three at least.
+                # A loanword is a noun: heard in the word, or the word without a particle
+                # (클루를), never in a verb's stem (빗나감 → 빗나 is not "forfeiting").
                 heard = [f for f in forms
-                         if len(raw) <= 2 or len(hangul_skeleton(f)) >= _SENTENCE_SKELETON]
+                         if (f == token or analysis.is_particle(token[len(f):]))
+                         and (len(raw) <= 2 or len(hangul_skeleton(f)) >= _SENTENCE_SKELETON)]
                 english = next(filter(None, map(loanword, heard)), None) or ""
             analysed[token] = QueryWord(token, forms, stem, hangul, known, corrections, english)
         considered.append(token)
