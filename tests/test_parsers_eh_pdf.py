@@ -79,7 +79,8 @@ def test_broken_lines_join_until_a_sentence_ends() -> None:
 
 def test_an_aside_carrying_the_period_joins_the_sentence_before_it() -> None:
     # The PDF put `(…).` on a line of its own after a sentence that stopped at its verb.
-    assert body_of("한 마리씩 괴물과 조우를 합니다\n(한 번의 전투 조우입니다).\n새 문장입니다.") == (
+    cut = "한 마리씩 괴물과 조우를 합니다\n(한 번의 전투 조우입니다).\n새 문장입니다."
+    assert body_of(cut) == (
         "한 마리씩 괴물과 조우를 합니다 (한 번의 전투 조우입니다).\n\n새 문장입니다."
     )
     assert body_of("조우를 합니다.\n(14페이지 참조)") == "조우를 합니다.\n\n(14페이지 참조)"
