@@ -96,7 +96,9 @@ var RulesEngine = (function (R, M) {
       const listMark = new RegExp(this.index.rules.list_mark, "gm");
       const postings = [this.fields.body_w, this.fields.body_bg], steps = this.index.rules.length_steps;
       data.texts.forEach((text, d) => {
-        const words = an.words(text), lists = [an.wordTokens(words), an.bigramTokens(words)];
+        // The questions a document answers are searched and ranked with its text (Document.searched).
+        const asks = data.asks ? data.asks[d] : "", searched = asks ? text + "\n" + asks : text;
+        const words = an.words(searched), lists = [an.wordTokens(words), an.bigramTokens(words)];
         postings.forEach(function (field, f) {
           const tokens = lists[f];
           field.lengths.push(storedLength(steps, tokens.length));
@@ -108,7 +110,7 @@ var RulesEngine = (function (R, M) {
             else { post[0].push(d); post[1].push(1); }
           }
         });
-        this.reranker.addText(an, d, text);
+        this.reranker.addText(an, d, searched);
         this.flat.push(text.replace(listMark, "").replace(/\s+/g, " ").trim());
         this.squashed.push(S.squash(text));
       });

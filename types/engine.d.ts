@@ -83,6 +83,8 @@ interface ClientTexts {
   version: string;
   analysis: string;
   texts: string[];
+  /** The questions each document answers (the answers files), one a line. */
+  asks?: string[];
 }
 
 type Analysis = InstanceType<typeof RulesAnalysis.Analysis>;

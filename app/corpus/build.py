@@ -163,9 +163,23 @@ def _build(data_dir: Path, urls: Urls) -> tuple[Corpus | None, list[Problem]]:
                      games, pairs, _updated(data_dir, manifest.files))
     problems.extend(linker.problems_after_freeze(corpus))
     problems.extend(_synonym_warnings(corpus))
+    problems.extend(answers_warnings(corpus))
     problems.extend(Problem(MANIFEST, f'games "{g.id}"', f'quick link "{q}": no such entry')
                     for g in corpus.games for q in g.quick if q not in corpus.entries)
     return corpus, problems
+
+
+def answers_warnings(corpus: Corpus) -> list[Problem]:
+    """An answers file's line for an id no entry of its game has (ignored by search)."""
+    found: list[Problem] = []
+    for game in corpus.games:
+        for entry_id in game.answers:
+            entry = corpus.entries.get(entry_id)
+            if entry is None or entry.game != game.id:
+                found.append(Problem(game.answers_file, f'"{entry_id}"',
+                                     f'no entry of game "{game.id}" has this id (its questions '
+                                     "are ignored)"))
+    return found
 
 
 def _synonym_warnings(corpus: Corpus) -> list[Problem]:

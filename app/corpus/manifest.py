@@ -35,6 +35,8 @@ class GameDecl:
     short_name: str = ""
     #: Entries the home page offers as quick links (the EH quick reference), by id.
     quick: tuple[str, ...] = ()
+    #: The file of questions each rule answers, in players' words (`app/corpus/vocabulary.py`).
+    answers_file: str = ""
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,7 @@ class Manifest:
     def files(self) -> tuple[str, ...]:
         """Every data file the manifest declares, each once, sorted."""
         names = ({s.file for s in self.sources} | {g.names_file for g in self.games}
-                 | {g.synonyms_file for g in self.games})
+                 | {g.synonyms_file for g in self.games} | {g.answers_file for g in self.games})
         return tuple(sorted(n for n in names | {self.icons_file} if n))
 
 
@@ -96,7 +98,7 @@ def _games(items: object) -> tuple[GameDecl, ...]:
                 raise DataError(MANIFEST, where, f'missing or empty string field "{key}"')
         if any(g.id == item["id"] for g in games):
             raise DataError(MANIFEST, where, f'duplicate game id "{item["id"]}"')
-        for key in ("name_en", "names", "synonyms", "short"):
+        for key in ("name_en", "names", "synonyms", "short", "answers"):
             if not isinstance(item.get(key, ""), str):
                 raise DataError(MANIFEST, where, f'"{key}" must be a string')
         chapter = item.get("glossary_chapter", 20)
@@ -107,7 +109,7 @@ def _games(items: object) -> tuple[GameDecl, ...]:
             raise DataError(MANIFEST, where, '"quick" must be a list of entry ids')
         games.append(GameDecl(item["id"], item["name"], item.get("name_en", ""),
                               item.get("names", ""), chapter, item.get("synonyms", ""),
-                              item.get("short", ""), tuple(quick)))
+                              item.get("short", ""), tuple(quick), item.get("answers", "")))
     return tuple(games)
 
 

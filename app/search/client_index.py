@@ -190,9 +190,12 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
 
 def texts(corpus: Corpus) -> dict[str, Any]:
     """Each document's text (`Document.text`: the entry's, then its translations'), in
-    docnum order: what the server indexes, ranks and quotes."""
+    docnum order: what the server indexes, ranks and quotes; and the questions each answers
+    (`Document.asks`), indexed and ranked with it, never quoted."""
+    docs = documents(corpus)
     return {
         "version": corpus.version,
         "analysis": ANALYSIS_VERSION,
-        "texts": [doc.text for doc in documents(corpus)],
+        "texts": [doc.text for doc in docs],
+        "asks": [doc.asks for doc in docs],
     }

@@ -556,3 +556,6 @@ class ClientTexts(View):
     version: str
     analysis: str
     texts: list[str]
+    #: The questions each document answers (the games' answers files), one a line: searched
+    #: and ranked with its text, never shown.
+    asks: list[str]
