@@ -186,7 +186,7 @@ var RulesEngine = (function (R, M) {
         has(this.titles.exact, this.an.compactTitle(word)) || this.rewriter.lists(word);
     }
     /** (word, closest indexed word) for each unknown content word of `plan` that has one among
-     * all the words of the texts (searcher._nearest_words). @param {Plan} plan
+     * all the words of the texts (searcher.SearchIndex.nearest_words). @param {Plan} plan
      * @returns {[string, string][]} */
     nearestWords(plan) {
       /** @type {[string, string][]} */
@@ -204,7 +204,7 @@ var RulesEngine = (function (R, M) {
       return found;
     }
     /** The best document outside `allowed`, when it answers better than any inside
-     * (searcher._elsewhere). @param {Plan} plan @param {Set<number>} allowed
+     * (searcher.SearchIndex.elsewhere). @param {Plan} plan @param {Set<number>} allowed
      * @param {Ranking} ranking @returns {number | null} */
     elsewhere(plan, allowed, ranking) {
       const T = this.c.tier, best = this.ranking(plan, null).order;

@@ -316,11 +316,11 @@ class SearchIndex:
         first = self.ranking(plan, allowed)
         ranked = first.order
         if allowed is not None:
-            empty = dataclasses.replace(empty, elsewhere=self._elsewhere(plan, allowed, first))
+            empty = dataclasses.replace(empty, elsewhere=self.elsewhere(plan, allowed, first))
         fallback: tuple[tuple[str, str], ...] = ()
         if not ranked and not as_typed:
             # Nothing at all: the closest word of any rule's text, said so.
-            fallback = self._nearest_words(plan)
+            fallback = self.nearest_words(plan)
             if fallback:
                 swap = dict(fallback)
                 plan = self.plan(" ".join(swap.get(w, w) for w in analysis.words(plan.text)),
@@ -447,7 +447,7 @@ class SearchIndex:
             order.insert(position + 1, entry_id)
         return order
 
-    def _elsewhere(self, plan: Plan, allowed: frozenset[int], ranking: Ranking) -> str | None:
+    def elsewhere(self, plan: Plan, allowed: frozenset[int], ranking: Ranking) -> str | None:
         """The best entry outside the filter, when it answers the query better than any
         inside: a title-level match of a higher tier, or anything when the filter finds
         nothing (`틈새 공격` searched in Eldritch Horror alone)."""
@@ -460,7 +460,7 @@ class SearchIndex:
             return best[0]
         return None
 
-    def _nearest_words(self, plan: Plan) -> tuple[tuple[str, str], ...]:
+    def nearest_words(self, plan: Plan) -> tuple[tuple[str, str], ...]:
         """(word, closest indexed word) for each unknown content word of `plan` that has one
         among all the words of the texts (not only titles'), within the typo allowance."""
         found: list[tuple[str, str]] = []
