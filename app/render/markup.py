@@ -4,7 +4,9 @@ The dialect (see `RawEntry.body`) is CommonMark paragraphs and lists plus:
 - four raw tags, `<b> <i> <br> <center>`, passed through (balanced) while every other `<…>` is
   escaped: markdown-it runs with `html=False` and a small inline rule emits only these;
 - icon tokens `[reaction]` → an inline SVG with its label in the entry's language, for the tokens
-  the data's icon set declares (`app.render.icons`); any other bracketed word is text;
+  the data's icon set declares (`app.render.icons`); a bracketed word the icon file lists as
+  text (`[period]`) or a link's label stays text, a near-miss of a token is text with a
+  warning, and any other token is an icon the file lacks: its name, marked, with a warning;
 - trait tokens `[[연구]]` → bold italic;
 - links `[label](#Id)`, `[label](/card/01234)`, `[label](<title:제목>)`, resolved by a callback
   so that this module knows nothing about the corpus or URLs.
@@ -96,12 +98,20 @@ def _protect_tokens(body: str, icons: IconSet, problems: list[str]) -> str:
     def icon(match: re.Match[str]) -> str:
         if match[1] in icons:
             return f"{_ICON_OPEN}{match[1]}{_ICON_CLOSE}"
-        # A bracketed word is text ("Limit X per [period]"); only a near-miss of an icon's
-        # token is worth a warning, because it is almost certainly a typo for that icon.
+        # A word the icon file lists as text ("Limit X per [period]"), or a link's label
+        # (`[uses](#Uses)`), stays as it is.
+        if match[1] in icons.words or body.startswith("(", match.end()):
+            return match[0]
+        # A near-miss of an icon's token is almost certainly a typo for that icon.
         near = difflib.get_close_matches(match[1], icons.icons, n=1, cutoff=0.8)
-        if near and not body.startswith("(", match.end()):
+        if near:
             problems.append(f"[{match[1]}] is not an icon (did you mean [{near[0]}]?)")
-        return match[0]
+            return match[0]
+        # Any other token is an icon the file lacks (newer data): shown by name, reported.
+        problems.append(f"[{match[1]}] is not in the icon file: shown as its name, marked as "
+                        'an icon; add it (a label and a drawing), or list it under "words" '
+                        "if it is text")
+        return f"{_ICON_OPEN}{match[1]}{_ICON_CLOSE}"
 
     body = _TRAIT.sub(lambda m: f"{_TRAIT_OPEN}{m[1]}{_TRAIT_CLOSE}", body)
     return _ICON.sub(icon, body)
@@ -230,7 +240,7 @@ class _Renderer(RendererHTML):
     def icon(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
         icons: IconSet = env["icons"]
         found = icons.html(tokens[idx].content, env["lang"])
-        return found or html.escape(f"[{tokens[idx].content}]")
+        return found or icons.missing_html(tokens[idx].content)
 
     def trait(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
         return f'<b class="trait"><i>{html.escape(tokens[idx].content)}</i></b>'

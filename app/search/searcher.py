@@ -28,7 +28,7 @@ import dataclasses
 import logging
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,7 +39,7 @@ from app.search.bm25 import FieldStats, score_terms
 from app.search.contract import CONTRACT, Budget, Tier, TitleRank
 from app.search.documents import documents
 from app.search.fuzzy import Vocabulary
-from app.search.index import FIELDS, load_index
+from app.search.index import FIELDS, Attachment, attached, load_index, save_index
 from app.search.layout import from_qwerty, to_qwerty
 from app.search.loanwords import LoanwordTable
 from app.search.query import Plan, clean, make_plan, weighted_terms
@@ -124,6 +124,8 @@ class SearchIndex:
         #: The per-query limits every search and plan runs under.
         self.budget = budget
         self._ix = ix
+        #: What `open_or_build` kept with the index (named in its stamp when it is saved).
+        self._attachments: tuple[Attachment, ...] = ()
         self._local = threading.local()
         self._documents = {doc.id: doc for doc in documents(corpus)}
         # Each document's text as snippets cut it and as `present_terms` tests it, made once.
@@ -179,11 +181,23 @@ class SearchIndex:
                     self._docnums[entry.id]}
 
     @classmethod
-    def open_or_build(cls, corpus: Corpus, index_dir: Path | None) -> SearchIndex:
+    def open_or_build(cls, corpus: Corpus, index_dir: Path | None,
+                      attachments: Sequence[Attachment] = ()) -> SearchIndex:
         """Open the index in index_dir if it was built from corpus.version and is intact, else
         build it there (atomically: in a private folder beside it, then renamed); in memory
-        when there is no folder or it cannot be trusted or written (`index.load_index`)."""
-        return cls(corpus, load_index(corpus, index_dir))
+        when there is no folder or it cannot be trusted or written (`index.load_index`).
+        `attachments` are kept with it (`attachment()` reads them)."""
+        index = cls(corpus, load_index(corpus, index_dir, attachments))
+        index._attachments = tuple(attachments)
+        return index
+
+    def attachment(self, name: str) -> bytes:
+        """A file kept with the index (`index.Attachment`), as it was built."""
+        return attached(self._ix, name)
+
+    def save(self, folder: Path) -> None:
+        """Write this index into the new folder `folder` (`index.save_index`)."""
+        save_index(self._ix, self.corpus, folder, self._attachments)
 
     # -- public API --------------------------------------------------------------------------
 

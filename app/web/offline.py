@@ -18,8 +18,8 @@ from app.web.views import ManifestIcon, TitleItem, Titles, WebManifest
 THEME_COLOUR = "#1d5c3f"
 BACKGROUND = "#fbfaf7"
 #: Static files the pages use (the rest of static/ is fetched only on demand).
-SHELL_ASSETS = ("style.css", "search.js", "app.js", "theme.js", "app-icon.svg", "icon-192.png",
-                "analysis.js", "matching.js", "engine.js")
+SHELL_ASSETS = ("style.css", "search.js", "app.js", "theme.js", "visits.js", "app-icon.svg",
+                "icon-192.png", "analysis.js", "matching.js", "engine.js")
 
 
 def titles(corpus: Corpus, urls: Urls) -> Titles:
@@ -65,7 +65,7 @@ def service_worker(corpus: Corpus, urls: Urls, code_version: str,
     """The service worker script. It names the data and code version, so new data (or new
     code) changes its bytes, the browser installs it, and the old caches are dropped."""
     # The browser engine's index and texts: offline, every search is answered from them.
-    shell = [urls.home(), urls.api("titles"), urls.offline(), urls.timing(),
+    shell = [urls.home(), urls.api("titles"), urls.offline(), urls.timing(), urls.changes(),
              urls.search_index("index"), urls.search_index("texts"),
              *(urls.static(name) for name in SHELL_ASSETS)]
     pages = [*(urls.source(s.id) for s in corpus.sources), *(urls.entry(e.id) for e in corpus)]
