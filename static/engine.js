@@ -429,6 +429,19 @@ var RulesEngine = (function (R, M) {
         context: game.short + " · " + docs.where[d], snippet: snippet };
     }
 
+    /** The content words of `plan` no document of `ranked` has: not known or corrected, not
+     * replaced by a synonym, and in no result's text even with its spaces taken out (교전중 is
+     * in "교전 중인") (searcher.SearchIndex._missing).
+     * @param {Plan} plan @param {[string, string][]} synonyms @param {number[]} ranked */
+    missing(plan, synonyms, ranked) {
+      const replaced = new Set(synonyms.map(function (pair) { return S.squash(pair[0]); }));
+      const squashed = this.squashed;
+      return plan.words.filter((w) => !(w.known || w.corrections.length) &&
+        !this.an.isFunctionWord(w.text) && !replaced.has(S.squash(w.text)) &&
+        !ranked.some(function (d) { return squashed[d].indexOf(S.squash(w.stem || w.text)) >= 0; }))
+        .map(function (w) { return w.text; });
+    }
+
     /** The documents of `game` ("" : no filter), or null for no filter; undefined for a
      * game the index does not have. @param {string} game */
     allowed(game) {
@@ -459,7 +472,7 @@ var RulesEngine = (function (R, M) {
       /** @type {EngineResults} */
       const result = { query: typed, total: 0, hits: [], synonyms: rewrite.synonyms,
         corrections: corrections, suggestion: null, game_named: named,
-        layout: meant ? [typed, meant] : null, dropped: [], fallback: [], elsewhere: null };
+        layout: meant ? [typed, meant] : null, dropped: [], partial: false, fallback: [], elsewhere: null };
       const allowed = this.allowed(game);
       if ((!plan.words.length && !plan.initials) || allowed === undefined) return result;
       let first = this.ranking(plan, allowed);
@@ -467,14 +480,24 @@ var RulesEngine = (function (R, M) {
         const other = this.elsewhere(plan, allowed, first);
         if (other !== null && !offset) result.elsewhere = this.hit(other, S.makeSnippet(this.flat[other], null, c.snippet));
       }
-      if (!first.order.length && !o.typed) {
-        // Nothing at all: the closest word of any rule's text, said so.
+      // In a short query a word that matched nothing is worth saying; in a sentence it is not.
+      const short = !o.typed && plan.words.length <= c.limits.dropped_most;
+      let missing = short ? this.missing(plan, rewrite.synonyms, first.order) : [];
+      const content = plan.words.filter((w) => !this.an.isFunctionWord(w.text)).length;
+      if (!o.typed && (!first.order.length || (missing.length && missing.length === content))) {
+        // Nothing, or only entries sharing letters of the words: the closest word of any
+        // rule's text, said so.
         const near = this.nearestWords(plan);
         if (near.length) {
           const swap = new Map(near);
-          plan = this.plan(this.an.words(plan.text).map(function (w) { return swap.get(w) || w; }).join(" "), false, []);
-          first = this.ranking(plan, allowed);
-          result.fallback = near;
+          const nearPlan = this.plan(this.an.words(plan.text).map(function (w) { return swap.get(w) || w; }).join(" "), false, []);
+          const found = this.ranking(nearPlan, allowed);
+          if (found.order.length) {
+            plan = nearPlan;
+            first = found;
+            missing = [];
+            result.fallback = near;
+          }
         }
       }
       let ranked = first.order;
@@ -485,11 +508,8 @@ var RulesEngine = (function (R, M) {
         if (near.length) result.suggestion = this.hit(near[0][0], "");
         return result;
       }
-      // In a short query a word that matched nothing is worth saying; in a sentence it is not.
-      if (!o.typed && plan.words.length <= c.limits.dropped_most) {
-        result.dropped = plan.words.filter((w) => !(w.known || w.corrections.length) &&
-          !this.an.isFunctionWord(w.text)).map(function (w) { return w.text; });
-      }
+      result.dropped = missing;
+      result.partial = missing.length > 0 && missing.length === content;
       if (named) {
         const firstGame = this.gamesById[named[1]], games = this.docs.game;
         ranked = ranked.filter(function (d) { return games[d] === firstGame; })
@@ -500,9 +520,11 @@ var RulesEngine = (function (R, M) {
         page.map((d) => this.squashed[d]), c.budget.highlight_chars));
       result.total = ranked.length;
       // A title hit reads from the rule's opening; a body hit from the sentence it matched.
-      const tiers = first.tiers;
+      // The official term a players' word stood for is a title hit too (AoO → 틈새 공격).
+      const tiers = first.tiers, an = this.an, titles = this.docs.title;
+      const namedBy = new Set(rewrite.synonyms.map(function (pair) { return an.compactTitle(pair[1]); }));
       result.hits = page.map((d) => this.hit(d, S.makeSnippet(this.flat[d], pattern, c.snippet,
-        (tiers.get(d) || c.tier.NONE) >= c.tier.NAMES)));
+        (tiers.get(d) || c.tier.NONE) >= c.tier.NAMES || namedBy.has(an.compactTitle(titles[d])))));
       return result;
     }
 

@@ -131,7 +131,8 @@
         });
         if (found.dropped.length && found.hits.length) {
           changes.push(" " + found.dropped.map(function (w) { return "‘" + w + "’"; }).join(", ") +
-            ": 어느 항목에도 없어 나머지 낱말로 찾았습니다.");
+            (found.partial ? ": 이 말이 든 항목이 없어 글자 일부가 같은 항목을 보여 드립니다." :
+              ": 어느 항목에도 없어 나머지 낱말로 찾았습니다."));
         }
         note.textContent = note.getAttribute("data-found") + changes.join("");
         note.hidden = !found.hits.length;

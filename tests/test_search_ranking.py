@@ -278,6 +278,22 @@ def test_nothing_found_falls_back_to_the_nearest_word_of_the_texts(index: Search
     assert found.total == 0 and not found.fallback
     near = index.search("준비물품")
     assert near.total > 0
+    # 고갈시키 is a word of the texts (고갈시킵니다) and of no title: found through the
+    # fallback, which says so, rather than through entries sharing two letters of it.
+    drained = index.search("고걀시키")
+    assert drained.fallback == (("고걀시키", "고갈시키"),)
+    assert drained.hits[0].id in ("ahr-피해와_공포", "Dealing_Damage_Horror")
+    assert not drained.dropped
+
+
+def test_left_out_words_are_said_only_when_no_result_has_them(index: SearchIndex) -> None:
+    assert index.search("틈새 공격 뷁").dropped == ("뷁",)
+    assert not index.search("AoO").dropped            # a players' word, replaced
+    assert not index.search("교전중").dropped          # "교전 중인": the spaces differ
+    assert not index.search("틈새 공격 뷁").partial
+    # No entry has the one word: what is found only shares letters of it, and says so.
+    letters = index.search("떨어트리다")
+    assert letters.hits and letters.dropped == ("떨어트리다",) and letters.partial
 
 
 def test_suggestions_use_the_search_analysis(index: SearchIndex, corpus: Corpus) -> None:

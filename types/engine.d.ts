@@ -181,6 +181,8 @@ interface EngineResults {
   layout: [string, string] | null;
   /** Words no entry has, left out. */
   dropped: string[];
+  /** Every word is in `dropped`: the results only share letters of the words. */
+  partial: boolean;
   /** (as typed, nearest word of the texts) when nothing matched. */
   fallback: [string, string][];
   /** With a game filter: the best entry outside it, when it answers better. */

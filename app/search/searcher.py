@@ -111,6 +111,9 @@ class Results:
     #: rules' term, and was searched as the closest word of some rule's text instead: the
     #: last resort before "did you mean".
     fallback: tuple[tuple[str, str], ...] = ()
+    #: True when every word is in `dropped`: the results only share parts of the words
+    #: (letters of a longer word), and the page says so.
+    partial: bool = False
     #: With a game or source filter: the id of the best entry outside it, when it answers
     #: better than any inside (the page offers it first).
     elsewhere: str | None = None
@@ -331,24 +334,28 @@ class SearchIndex:
         ranked = first.order
         if allowed is not None:
             empty = dataclasses.replace(empty, elsewhere=self.elsewhere(plan, allowed, first))
-        fallback: tuple[tuple[str, str], ...] = ()
-        if not ranked and not as_typed:
-            # Nothing at all: the closest word of any rule's text, said so.
+        short = not as_typed and len(plan.words) <= _LIMITS.dropped_most
+        missing = self._missing(plan, rewrite, ranked) if short else ()
+        content = [w for w in plan.words if not analysis.is_function_word(w.text)]
+        if not as_typed and (not ranked or (missing and len(missing) == len(content))):
+            # Nothing, or only entries sharing letters of the words: the closest word of any
+            # rule's text, said so.
             fallback = self.nearest_words(plan)
             if fallback:
                 swap = dict(fallback)
-                plan = self.plan(" ".join(swap.get(w, w) for w in analysis.words(plan.text)),
+                near = self.plan(" ".join(swap.get(w, w) for w in analysis.words(plan.text)),
                                  correct=False)
-                ranked = self.ranking(plan, allowed).order
-                empty = dataclasses.replace(empty, fallback=fallback)
+                found = self.ranking(near, allowed).order
+                if found:
+                    plan, ranked, missing = near, found, ()
+                    empty = dataclasses.replace(empty, fallback=fallback)
         if not ranked:
             return dataclasses.replace(empty, suggestion=self.did_you_mean(plan, allowed))
         # In a short query a word that matched nothing is worth saying; in a sentence, fillers
         # the rules never use (꽉, 걔) are simply not found.
-        if not as_typed and len(plan.words) <= _LIMITS.dropped_most:
-            empty = dataclasses.replace(empty, dropped=tuple(
-                w.text for w in plan.words if not (w.known or w.corrections or w.english)
-                and not analysis.is_function_word(w.text)))
+        if missing:
+            empty = dataclasses.replace(empty, dropped=missing,
+                                        partial=len(missing) == len(content))
         if named is not None:
             entries = self.corpus.entries
             ranked.sort(key=lambda entry_id: entries[entry_id].game != named[1])  # stable
@@ -359,10 +366,25 @@ class SearchIndex:
             plan.highlight_terms(), [self._squashed[entry_id] for entry_id in page],
             max_chars=self.budget.highlight_chars, squashed=True))
         # A title hit reads from the rule's opening; a body hit from the sentence it matched.
+        # The official term a players' word stood for is a title hit too (AoO → 틈새 공격).
+        named_by = {analysis.compact_title(official) for _, official in rewrite.synonyms}
         hits = tuple(Hit(entry_id, make_snippet(
             self._flat[entry_id], pattern, flattened=True,
-            opening=first.tiers.get(entry_id, Tier.NONE) >= Tier.NAMES)) for entry_id in page)
+            opening=first.tiers.get(entry_id, Tier.NONE) >= Tier.NAMES
+            or analysis.compact_title(self.corpus.entries[entry_id].title) in named_by))
+            for entry_id in page)
         return dataclasses.replace(empty, total=len(ranked), hits=hits)
+
+    def _missing(self, plan: Plan, rewrite: Rewrite, ranked: list[str]) -> tuple[str, ...]:
+        """The content words of `plan` no entry of `ranked` has: not known, corrected or
+        heard as a loanword, not replaced by a synonym, and in no result's text even with its
+        spaces taken out (교전중 is in "교전 중인")."""
+        replaced = {squash(typed_word) for typed_word, _ in rewrite.synonyms}
+        return tuple(
+            w.text for w in plan.words if not (w.known or w.corrections or w.english)
+            and not analysis.is_function_word(w.text) and squash(w.text) not in replaced
+            and not any(squash(w.stem or w.text) in self._squashed[entry_id]
+                        for entry_id in ranked))
 
     def opening(self, entry_id: str) -> str:
         """The opening of an entry's text, as a snippet (nothing marked)."""

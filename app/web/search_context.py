@@ -166,10 +166,13 @@ def _notices(corpus: Corpus, results: Results, urls: Urls, game: str,
             url=as_typed, link=f"‘{typed}’ 그대로 찾기"))
     if results.dropped and results.hits:
         typed = ", ".join(f"‘{word}’" for word in results.dropped)
+        # Every word missing: the results only share letters with them (떨어트리다 → 트리시).
+        text = (f"{with_particle(typed, '이')} 든 항목이 없어 글자 일부가 같은 항목을 보여 드립니다"
+                if results.partial else
+                f"{with_particle(typed, '은')} 어느 항목에도 없어 나머지 낱말로 찾았습니다")
         found.append(Notice(
-            kind="dropped", typed=" ".join(results.dropped), official="",
-            text=f"{with_particle(typed, '은')} 어느 항목에도 없어 나머지 낱말로 찾았습니다",
-            url=None, link=None))
+            kind="partial" if results.partial else "dropped", typed=" ".join(results.dropped),
+            official="", text=text, url=None, link=None))
     return found
 
 

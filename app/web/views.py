@@ -518,7 +518,8 @@ class Notice(View):
     (a player's word → the official term), `game` (the query named a game: its rules first,
     with a link to that game alone), `layout` (typed in the keyboard's other layout),
     `correction` and `fallback` (a typo, or the nearest word of the texts when nothing
-    matched; with a link to search as typed) or `dropped` (words no entry has, left out)."""
+    matched; with a link to search as typed), `dropped` (words no entry has, left out) or
+    `partial` (no entry has any of the words: the results share letters of them)."""
 
     kind: str
     typed: str
