@@ -103,6 +103,8 @@
     loadEngine(results, true).then(function (engine) {
       var found = engine.search(query, { limit: engine.c.limits.offline, game: game });
       results.textContent = "";
+      var chosen = engine.index.games.filter(function (g) { return g.id === game; })[0];
+      if (chosen && results.parentNode) results.parentNode.insertBefore(scopeChip(chosen.name), results);
       if (found.elsewhere) {
         // The best match outside the player's game, offered first, as online.
         var other = resultItem(found.elsewhere);
@@ -156,6 +158,33 @@
       }
       results.setAttribute("data-ready", "none");
     });
+  }
+
+  /** The filter in force as a chip that removes it ("엘드리치 호러에서만 · 모든 게임"), as the
+   * server's results page shows it: a remembered game never hides the answer silently.
+   * @param {string} name */
+  function scopeChip(name) {
+    var params = new URLSearchParams(window.location.search);
+    params.delete("game");
+    var rest = params.toString();
+    var url = window.location.pathname + (rest ? "?" + rest : "");
+    var scope = element("p", "scope");
+    var chip = element("span", "chip", name + "에서만");
+    var clear = /** @type {HTMLAnchorElement} */ (element("a", "chip-clear"));
+    clear.href = url;
+    clear.setAttribute("data-clear-game", "");
+    clear.setAttribute("aria-label", name + "에서만 해제: 모든 게임에서 찾기");
+    var cross = element("span", "", "×");
+    cross.setAttribute("aria-hidden", "true");
+    clear.appendChild(cross);
+    chip.appendChild(clear);
+    scope.appendChild(chip);
+    scope.appendChild(document.createTextNode(" · "));
+    var all = /** @type {HTMLAnchorElement} */ (element("a", "", "모든 게임"));
+    all.href = url;
+    all.setAttribute("data-clear-game", "");
+    scope.appendChild(all);
+    return scope;
   }
 
   /** @param {string} id @param {boolean} visible */
