@@ -47,18 +47,23 @@ def load_game(data_dir: Path, decl: GameDecl) -> GameSpec:
 _MAX_QUESTIONS = 32
 
 
+def _read_lines_file(data_dir: Path, file: str, kind: str) -> str:
+    """The text of a declared line-based data file, or `DataError` naming the problem."""
+    try:
+        return (data_dir / file).read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise DataError(file, "", f"file not found ({kind})") from None
+    except UnicodeDecodeError as exc:
+        raise DataError(file, f"byte {exc.start}", "not UTF-8 text") from None
+
+
 def load_answers(data_dir: Path, file: str) -> Mapping[str, tuple[str, ...]]:
     """The questions each entry answers: `entry id: question | question` lines, `#` comments.
 
     The questions are what players ask at the table, in their words, when the rule's text says
     it otherwise; they are searched with the entry's text and never shown. An id the data
     does not have is a warning of `check` (`build.answers_warnings`)."""
-    try:
-        text = (data_dir / file).read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise DataError(file, "", "file not found (an answers file)") from None
-    except UnicodeDecodeError as exc:
-        raise DataError(file, f"byte {exc.start}", "not UTF-8 text") from None
+    text = _read_lines_file(data_dir, file, "an answers file")
     answers: dict[str, tuple[str, ...]] = {}
     for number, line in enumerate(text.splitlines(), start=1):
         line = line.strip()
@@ -86,12 +91,7 @@ def load_synonyms(data_dir: Path, file: str) -> tuple[Mapping[str, tuple[str, ..
     terms means both (the search looks for either); a variant that differs from its term only
     in spacing adds nothing (search ignores spacing) and is skipped.
     """
-    try:
-        text = (data_dir / file).read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise DataError(file, "", "file not found (a synonyms file)") from None
-    except UnicodeDecodeError as exc:
-        raise DataError(file, f"byte {exc.start}", "not UTF-8 text") from None
+    text = _read_lines_file(data_dir, file, "a synonyms file")
     synonyms: dict[str, tuple[str, ...]] = {}
     related: dict[str, tuple[str, ...]] = {}
     for number, line in enumerate(text.splitlines(), start=1):
