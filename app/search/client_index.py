@@ -42,7 +42,7 @@ from app.corpus.normalize import SPACES
 from app.search import analysis, contract, rank
 from app.search.documents import Document, documents
 from app.search.index import ANALYSIS_VERSION, FIELDS, entry_fields
-from app.search.rewrite import game_name_keys
+from app.search.rewrite import game_name_keys, related_tables
 from app.search.snippet import LIST_MARK
 from app.search.titles import positions
 from app.urls import Urls
@@ -170,7 +170,8 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
                              for term, found in sorted(table.items())}
                      for field, table in postings.items()},
         "synonyms": {g.id: {k: list(v) for k, v in g.synonyms.items()} for g in corpus.games},
-        "related": {g.id: {k: list(v) for k, v in g.related.items()} for g in corpus.games},
+        "related": {game: {k: list(v) for k, v in table.items()}
+                    for game, table in related_tables(corpus, docs).items()},
         "game_names": {k: list(v) for k, v in game_name_keys(corpus, docs).items()},
         "rules": {
             **analysis.client_tables(),
@@ -189,9 +190,12 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
 
 def texts(corpus: Corpus) -> dict[str, Any]:
     """Each document's text (`Document.text`: the entry's, then its translations'), in
-    docnum order: what the server indexes, ranks and quotes."""
+    docnum order: what the server indexes, ranks and quotes; and the questions each answers
+    (`Document.asks`), indexed and ranked with it, never quoted."""
+    docs = documents(corpus)
     return {
         "version": corpus.version,
         "analysis": ANALYSIS_VERSION,
-        "texts": [doc.text for doc in documents(corpus)],
+        "texts": [doc.text for doc in docs],
+        "asks": [doc.asks for doc in docs],
     }

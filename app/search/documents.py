@@ -24,10 +24,18 @@ class Document:
     text: str
     #: Its source's `search_weight` (the manifest's): a factor on its re-ranked score.
     weight: float = 1.0
+    #: The questions the entry answers (the game's answers file), one a line: searched and
+    #: re-ranked with the text, never quoted.
+    asks: str = ""
 
     @property
     def id(self) -> str:
         return self.entry.id
+
+    @property
+    def searched(self) -> str:
+        """What is indexed and re-ranked: the text, then the questions it answers."""
+        return f"{self.text}\n{self.asks}" if self.asks else self.text
 
 
 def documents(corpus: Corpus) -> tuple[Document, ...]:
@@ -40,7 +48,8 @@ def documents(corpus: Corpus) -> tuple[Document, ...]:
         text = "\n\n".join([entry.text, *(f"{o.title}\n{o.text}" for o in others)]).strip()
         source = corpus.source(entry.source)
         weight = source.spec.search_weight if source is not None else 1.0
-        found.append(Document(entry, corpus.english_name(entry) or "", text, weight))
+        asks = "\n".join(corpus.game(entry.game).answers.get(entry.id, ()))
+        found.append(Document(entry, corpus.english_name(entry) or "", text, weight, asks))
     return tuple(found)
 
 

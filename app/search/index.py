@@ -101,8 +101,8 @@ def entry_fields(doc: Document) -> dict[str, str]:
         "source": entry.source,
         "title_w": " ".join(title_words),
         "title_bg": " ".join(analysis.index_bigrams(entry.title)),
-        "body_w": " ".join(analysis.index_words(doc.text)),
-        "body_bg": " ".join(analysis.index_bigrams(doc.text)),
+        "body_w": " ".join(analysis.index_words(doc.searched)),
+        "body_bg": " ".join(analysis.index_bigrams(doc.searched)),
         "alias": " ".join(aliases),
     }
 

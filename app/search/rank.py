@@ -140,7 +140,7 @@ def _prepare(doc: Document) -> _Doc:
     title_words = tuple(
         analysis.variants(w) for w in analysis.words(entry.title)
         if not w.isdigit() and not analysis.is_function_word(w))
-    sentences = [analysis.words(s) for s in SENTENCE_END.split(doc.text)]
+    sentences = [analysis.words(s) for s in SENTENCE_END.split(doc.searched)]
     lines = [title_text] + ["".join(w for w in ws if not _is_latin(w)) for ws in sentences]
     lines = [line for line in lines if line]
     starts, at = [], 0
