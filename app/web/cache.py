@@ -16,7 +16,7 @@ For every route that declares a `Cache` policy in the route table:
 Known answers are replayed by the front layer (`app.web.front`, through `ResponseCache.replay`)
 before the framework runs: no routing, no Jinja, no compression, no per-request middleware; the
 headers each goes out with (security headers included) are made once, when it is stored.
-`CacheMiddleware`, behind the framework's safety layers, stores what the handlers compute (and
+`CacheMiddleware`, behind the front layer, stores what the handlers compute (and
 replays when no front layer did). Misses of one key are computed once at a time (single flight):
 twenty first requests for the same page wait for the one render, then get it from the store.
 Routes marked `prebuilt` are answered from the data version's built answers (`app.web.built`),
