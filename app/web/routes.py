@@ -32,6 +32,8 @@ from app.web.state import Library
 from app.web.templating import render_page
 from app.web.views import (
     ClientIndex,
+    ClientLanguage,
+    ClientLanguageTexts,
     ClientTexts,
     EntryPage,
     ErrorAnswer,
@@ -280,6 +282,24 @@ def search_texts_file(request: Request) -> Response:
     return SafeJSONResponse(ClientTexts(**client_index.texts(_library(request).corpus)))
 
 
+def search_language_file(request: Request, lang: str) -> Response:
+    """One translation language's titles and postings for the browser engine, loaded only by
+    visitors who read it (`/search-index.json` lists the languages)."""
+    lib = _library(request)
+    found = client_index.language_index(lib.corpus, _urls(request), lang)
+    if found is None:
+        raise AppError(404, f"'{lang}' 번역의 검색 색인이 없습니다.")
+    return SafeJSONResponse(ClientLanguage(**found))
+
+
+def search_language_texts_file(request: Request, lang: str) -> Response:
+    """One translation language's texts for the browser engine (beside its index file)."""
+    found = client_index.language_texts(_library(request).corpus, lang)
+    if found is None:
+        raise AppError(404, f"'{lang}' 번역의 검색 텍스트가 없습니다.")
+    return SafeJSONResponse(ClientLanguageTexts(**found))
+
+
 # --- Offline app: manifest and service worker -----------------------------------------------
 
 def manifest(request: Request) -> Response:
@@ -388,6 +408,10 @@ ROUTES: tuple[Route, ...] = (
     Route("/api/titles", api_titles, GET, cache=_PAGE, model=Titles),
     Route("/search-index.json", search_index_file, GET, cache=_PAGE, model=ClientIndex),
     Route("/search-texts.json", search_texts_file, GET, cache=_PAGE, model=ClientTexts),
+    Route("/search-index.{lang}.json", search_language_file, GET, cache=_PAGE,
+          model=ClientLanguage),
+    Route("/search-texts.{lang}.json", search_language_texts_file, GET, cache=_PAGE,
+          model=ClientLanguageTexts),
     Route("/manifest.webmanifest", manifest, GET, model=WebManifest),
     Route("/sw.js", service_worker, GET, cache=_PAGE),
     Route("/static/{name:path}", static_file, GET),

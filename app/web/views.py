@@ -521,6 +521,11 @@ class ClientIndex(View):
     titles: dict[str, Any]
     #: Per field, each document's length as Whoosh stores it.
     lengths: dict[str, list[int]]
+    #: Per field, the documents its BM25 statistics count.
+    counts: dict[str, int]
+    #: The translation languages with files of their own (`ClientLanguage`): a visitor
+    #: downloads only the languages they read.
+    languages: list[str]
     #: Per field, term → encoded docnums and frequencies.
     postings: dict[str, dict[str, str]]
     #: Per game, a player's word → the official terms.
@@ -541,3 +546,24 @@ class ClientTexts(View):
     version: str
     analysis: str
     texts: list[str]
+
+
+class ClientLanguage(View):
+    """One translation language's part of the browser engine's index: by docnum, the entry
+    in that language (id, title, URL), its title forms and its titles' postings."""
+
+    version: str
+    analysis: str
+    lang: str
+    entries: dict[str, list[str]]
+    parts: dict[str, list[str]]
+    postings: dict[str, dict[str, str]]
+
+
+class ClientLanguageTexts(View):
+    """One translation language's texts, by docnum (its body search and snippets)."""
+
+    version: str
+    analysis: str
+    lang: str
+    texts: dict[str, str]
