@@ -12,13 +12,22 @@ import datetime
 import hashlib
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from app.corpus.ids import id_problem
+from app.corpus.languages import Language, load_languages
 from app.corpus.manifest import MANIFEST, Manifest, load_manifest
-from app.corpus.models import Corpus, Entry, GameSpec, RawEntry, Source, SourceSpec
+from app.corpus.models import (
+    Corpus,
+    Entry,
+    GameSpec,
+    RawEntry,
+    Source,
+    SourceSpec,
+    TableRowView,
+)
 from app.corpus.normalize import compact, normalize_text
 from app.corpus.parsers import get_parser
 from app.corpus.tables import anchor_explanations, resolve_table
@@ -97,9 +106,10 @@ def _updated(data_dir: Path, files: Iterable[str]) -> str:
     return datetime.datetime.fromtimestamp(newest, datetime.UTC).date().isoformat()
 
 
-def _vocabulary(data_dir: Path, manifest: Manifest,
-                problems: list[Problem]) -> tuple[tuple[GameSpec, ...], IconSet]:
-    """The games with their names files, and the icon set; problems are errors."""
+def _vocabulary(data_dir: Path, manifest: Manifest, problems: list[Problem]
+                ) -> tuple[tuple[GameSpec, ...], IconSet, Mapping[str, Language]]:
+    """The games with their names files, the icon set and the languages; problems are
+    errors."""
     games: list[GameSpec] = []
     for decl in manifest.games:
         try:
@@ -111,14 +121,48 @@ def _vocabulary(data_dir: Path, manifest: Manifest,
     except DataError as exc:
         problems.append(Problem(exc.file, exc.entry, exc.problem, error=True))
         icons = IconSet({})
-    return tuple(games), icons
+    try:
+        languages = load_languages(data_dir, manifest.languages_file)
+    except DataError as exc:
+        problems.append(Problem(exc.file, exc.entry, exc.problem, error=True))
+        languages = {}
+    problems.extend(_language_problems(manifest, icons, languages))
+    return tuple(games), icons, languages
+
+
+def _language_problems(manifest: Manifest, icons: IconSet,
+                       languages: Mapping[str, Language]) -> list[Problem]:
+    """Every language a source is written in must be declared and have icon labels; an icon
+    without a label in one is shown in English (then Korean), and `check` says so."""
+    found: list[Problem] = []
+    used = dict.fromkeys(spec.lang for spec in manifest.sources)
+    for lang in used:
+        if languages and lang not in languages:
+            spec = next(s for s in manifest.sources if s.lang == lang)
+            found.append(Problem(MANIFEST, f'source "{spec.id}"', f'language "{lang}" is not '
+                                 f"declared in {manifest.languages_file} (add its name and "
+                                 "index letters)", error=True))
+        if not icons.icons:
+            continue
+        missing = [t for t, icon in icons.icons.items() if lang not in icon.labels]
+        if len(missing) == len(icons.icons):
+            found.append(Problem(manifest.icons_file, "", f'no icon has a "{lang}" label: '
+                                 f'add "{lang}" to every icon\'s "label" (pages in {lang} would '
+                                 "name every icon in English)", error=True))
+        elif missing:
+            shown = ", ".join(f"{t} ({icons.icons[t].label(lang)})" for t in missing)
+            found.append(Problem(manifest.icons_file, "", f'{len(missing)} icons have no '
+                                 f'"{lang}" label, so {lang} pages name them in English: '
+                                 f"{shown}"))
+    return found
 
 
 def _build(data_dir: Path, urls: Urls) -> tuple[Corpus | None, list[Problem]]:
     manifest = load_manifest(data_dir)
     specs = manifest.sources
     problems: list[Problem] = []
-    games, icons = _vocabulary(data_dir, manifest, problems)
+    games, icons, languages = _vocabulary(data_dir, manifest, problems)
+    vocabulary_problems = len(problems)
     drafts: dict[str, _Draft] = {}
     order: dict[str, list[str]] = {}
     for spec in specs:
@@ -151,7 +195,9 @@ def _build(data_dir: Path, urls: Urls) -> tuple[Corpus | None, list[Problem]]:
             order[spec.id].append(raw.id)
             if raw.parent is not None:
                 drafts[raw.parent].children.append(raw.id)
-    if any(p.error for p in problems):
+    # A broken file leaves the drafts incomplete: nothing more to check. A data file of
+    # names or icons that failed is reported, and the rest is still checked.
+    if any(p.error for p in problems[vocabulary_problems:]):
         return None, problems
 
     linker = _Linker(drafts, urls, problems, icons)
@@ -160,11 +206,13 @@ def _build(data_dir: Path, urls: Urls) -> tuple[Corpus | None, list[Problem]]:
     pairs, unpaired = pair_translations(specs, order)
     problems.extend(Problem(spec.file, "", message) for spec, message in unpaired)
     corpus = _freeze(specs, drafts, order, data_version(data_dir, manifest.files), linker,
-                     games, pairs, _updated(data_dir, manifest.files))
+                     games, pairs, _updated(data_dir, manifest.files), languages)
     problems.extend(linker.problems_after_freeze(corpus))
     problems.extend(_synonym_warnings(corpus))
     problems.extend(Problem(MANIFEST, f'games "{g.id}"', f'quick link "{q}": no such entry')
                     for g in corpus.games for q in g.quick if q not in corpus.entries)
+    if any(p.error for p in problems):
+        return None, problems
     return corpus, problems
 
 
@@ -208,6 +256,8 @@ def _source_warnings(spec: SourceSpec, game: GameSpec, raws: list[RawEntry]) -> 
                              f'field "{name}" is not used by the "{spec.parser}" parser '
                              "(ignored here and wherever else it appears)"))
     found.extend(Problem(spec.file, _where(raw), note) for raw in raws for note in raw.notes)
+    found.extend(Problem(spec.file, _where(raw), error, error=True)
+                 for raw in raws for error in raw.errors)
     declared = {c.code for c in game.collections}
     unknown: dict[str, list[RawEntry]] = defaultdict(list)
     for raw in raws:
@@ -272,6 +322,13 @@ class _Linker:
             if problem.startswith("broken link (title:"):
                 problem = f'no entry titled "{problem[len("broken link (title:"):-1]}"'
             self.problems.append(Problem(draft.spec.file, where, problem))
+        # What the page would show wrong (raw markup, a misspelt icon): errors. Table cells
+        # are rendered with the finished corpus (`tables.py`); their errors are found here.
+        cells = [render_inline(cell.text, _as_text, self.icons, lang).errors
+                 for row in raw.table or () for cell in row.cells]
+        errors = draft.title.errors + draft.rendered.errors + [e for c in cells for e in c]
+        for problem in dict.fromkeys(errors):
+            self.problems.append(Problem(draft.spec.file, where, problem, error=True))
         if not raw.body.strip() and raw.table is None and not draft.children:
             self.problems.append(Problem(draft.spec.file, where, "empty entry"))
 
@@ -330,7 +387,7 @@ class _Linker:
 def _freeze(
     specs: tuple[SourceSpec, ...], drafts: dict[str, _Draft], order: dict[str, list[str]],
     version: str, linker: _Linker, games: tuple[GameSpec, ...],
-    pairs: dict[str, dict[str, str]], updated: str,
+    pairs: dict[str, dict[str, str]], updated: str, languages: Mapping[str, Language],
 ) -> Corpus:
     backlinks: dict[str, list[str]] = defaultdict(list)
     reading: list[str] = [i for spec in specs for i in order.get(spec.id, [])]
@@ -372,7 +429,7 @@ def _freeze(
         )
     sources = tuple(Source(spec, tuple(order.get(spec.id, ()))) for spec in specs)
     corpus = Corpus(sources=sources, entries=entries, version=version, games=games,
-                    icons=linker.icons, updated=updated)
+                    icons=linker.icons, updated=updated, languages=languages)
     # Tables link rows to the entries that explain them, which needs the finished corpus.
     for entry_id, draft in drafts.items():
         if draft.raw.table is not None:
@@ -390,7 +447,34 @@ def _freeze(
             entries[entry_id] = dataclasses.replace(entries[entry_id], table=tuple(
                 row if not (row.anchor or "").startswith("explain-") or row.anchor in placed
                 else dataclasses.replace(row, anchor=None) for row in table))
+    by_id = {spec.id: spec for spec in specs}
+    for entry_id, draft in drafts.items():
+        original = by_id.get(draft.spec.translation_of or "")
+        if entries[entry_id].table is not None and original is not None:
+            entries[entry_id] = _rows_as_original(entries, entries[entry_id], original.lang)
     return corpus
+
+
+def _rows_as_original(entries: dict[str, Entry], entry: Entry, original_lang: str) -> Entry:
+    """A translation's table with each row its words matched nothing in linked where the
+    original's row at the same place links (in the translation's language when it has that
+    entry): the same table, row for row, when the rows and their colours are the same."""
+    paired = entries.get(entry.translations.get(original_lang, ""))
+    rows, theirs = entry.table or (), (paired.table or ()) if paired is not None else ()
+    if len(rows) != len(theirs) or any(
+            [c.colour for c in a.cells] != [c.colour for c in b.cells]
+            for a, b in zip(rows, theirs, strict=True)):
+        return entry
+    out: list[TableRowView] = []
+    for row, their in zip(rows, theirs, strict=True):
+        if row.target is None and row.cells and their.target is not None:
+            mine = entries[their.target].translations.get(entry.lang)
+            target = mine if mine in entries else their.target
+            anchors = entries[target].anchors.values()
+            row = dataclasses.replace(row, target=target,
+                                      anchor=their.anchor if their.anchor in anchors else None)
+        out.append(row)
+    return dataclasses.replace(entry, table=tuple(out))
 
 
 _SURROGATE = re.compile(r"[\ud800-\udfff]")

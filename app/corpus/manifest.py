@@ -44,13 +44,14 @@ class Manifest:
     games: tuple[GameDecl, ...]
     sources: tuple[SourceSpec, ...]
     icons_file: str
+    languages_file: str = ""
 
     @property
     def files(self) -> tuple[str, ...]:
         """Every data file the manifest declares, each once, sorted."""
         names = ({s.file for s in self.sources} | {g.names_file for g in self.games}
                  | {g.synonyms_file for g in self.games})
-        return tuple(sorted(n for n in names | {self.icons_file} if n))
+        return tuple(sorted(n for n in names | {self.icons_file, self.languages_file} if n))
 
 
 def load_manifest(data_dir: Path) -> Manifest:
@@ -72,7 +73,12 @@ def load_manifest(data_dir: Path) -> Manifest:
     icons = doc.get("icons")
     if not isinstance(icons, str) or not icons.strip():
         raise DataError(MANIFEST, "", '"icons" must name the icon file (e.g. "icons.json")')
-    return Manifest(games, _sources(doc.get("sources"), {g.id for g in games}), icons)
+    sources = _sources(doc.get("sources"), {g.id for g in games})
+    languages = doc.get("languages")
+    if not isinstance(languages, str) or not languages.strip():
+        raise DataError(MANIFEST, "", '"languages" must name the languages file (e.g. '
+                                      '"languages.json")')
+    return Manifest(games, sources, icons, languages)
 
 
 def objects(file: str, name: str, items: object, *,
@@ -138,6 +144,8 @@ def _sources(items: object, games: set[str]) -> tuple[SourceSpec, ...]:
             if base.translation_of is not None or base.lang == lang:
                 raise DataError(MANIFEST, where, f'"translation_of": "{original}" must be an '
                                                  'original in another language ("lang")')
+        if not isinstance(item.get("original", False), bool):
+            raise DataError(MANIFEST, where, '"original" must be true or false')
         weight = item.get("search_weight", 1)
         if (not isinstance(weight, int | float) or isinstance(weight, bool)
                 or not 0 < weight <= 1):
@@ -148,6 +156,7 @@ def _sources(items: object, games: set[str]) -> tuple[SourceSpec, ...]:
                 id=item["id"], game=item["game"], title=item["title"], parser=item["parser"],
                 file=item["file"], id_prefix=item.get("id_prefix", ""), options=options,
                 lang=lang, translation_of=original, search_weight=float(weight),
+                original=bool(item.get("original", False)),
             )
         )
     return tuple(specs)

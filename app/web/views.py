@@ -183,6 +183,8 @@ class Translation(EntryRef):
     html: str
     lang_name: str
     source_title: str
+    #: True for the publisher's original (원문); a translation of it is 번역.
+    original: bool = False
 
 
 class EntryPage(View):
