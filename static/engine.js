@@ -227,7 +227,7 @@ var RulesEngine = (function (R, M) {
           // Words of every other script (searcher._vocabularies): not bare jamo.
           else if (LETTERS.test(term) && !an.jamoRun.test(term)) english[term] = (english[term] || 0) + df;
           else return;
-          if (field !== "body_w" && field !== "body_tr" && Array.from(term).length >= least &&
+          if (field.indexOf("body") !== 0 && Array.from(term).length >= least &&
               !an.isFunctionWord(term) && !an.isHan(term)) targets[term] = 1;
         });
       });
@@ -328,7 +328,8 @@ var RulesEngine = (function (R, M) {
             add("title_w", form, titleW);
           });
         }
-        if (translations && !word.hangul) {
+        // Numbers are in every language: only words are looked up in the translations.
+        if (translations && !word.hangul && !/^[0-9]+$/.test(word.text)) {
           (word.grams.length ? word.grams : word.variants).forEach(function (form) {
             add("title_tr", form, titleW * b.title_tr);
             add("body_tr", form, b.body_w * b.body_tr);

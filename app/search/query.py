@@ -233,7 +233,8 @@ def weighted_terms(plan: Plan, budget: Budget = CONTRACT.budget, *,
                 add("alias", form, _B.alias)
                 add("body_w", form, _B.body_w)
                 add("title_w", form, title_w)
-        if translations and not word.hangul:
+        # Numbers are in every language: only words are looked up in the translations.
+        if translations and not word.hangul and not word.text.isdigit():
             for form in word.grams or word.variants:
                 add("title_tr", form, title_w * _B.title_tr)
                 add("body_tr", form, _B.body_w * _B.body_tr)

@@ -461,7 +461,7 @@ def _vocabularies(reader: Any) -> tuple[Vocabulary, Vocabulary]:
     hangul: dict[str, int] = {}
     english: dict[str, int] = {}
     targets: set[str] = set()
-    for fieldname in ("title_w", "alias", "body_w"):
+    for fieldname in ("title_w", "alias", "body_w", "title_tr", "body_tr"):
         for raw, info in reader.iter_field(fieldname):
             term = raw.decode("utf-8") if isinstance(raw, bytes) else str(raw)
             freq = int(info.doc_frequency())
@@ -474,7 +474,8 @@ def _vocabularies(reader: Any) -> tuple[Vocabulary, Vocabulary]:
                 continue
             # One syllable is never corrected (`max_distance`): known, but no target.
             # Nor is a Han gram: a Han word is never corrected (`typos.han_edits`).
-            if (fieldname != "body_w" and len(term) >= CONTRACT.typos.target_min_length
+            if (not fieldname.startswith("body")
+                    and len(term) >= CONTRACT.typos.target_min_length
                     and not analysis.is_function_word(term) and not scripts.is_han(term)):
                 targets.add(term)
     return (Vocabulary(list(hangul), list(hangul.values()), targets=targets),

@@ -1,6 +1,8 @@
 // Runs the browser engine (static/engine.js) in Node for the Python tests: reads one JSON
 // request on stdin and writes one JSON answer on stdout. `analysis` is the analysis version
 // the engine is told to expect (the page's data-analysis in the browser).
+//   Every request with "texts" may name "languages": [[index, texts], …], each translation
+//   language's files (client_index.language_index and language_texts), added in order.
 //   {"index", "texts", "analysis", "queries": [{"q", "game"?}], "limit"}
 //     → {"results": [{"ids", "ms", "total", "snippet" (the first hit's), "suggestion",
 //                      "corrections"}]}
@@ -47,10 +49,11 @@ if (request.refused) {
 } else {
   const engine = new RulesEngine(read(request.index), request.analysis);
   engine.addTexts(read(request.texts));
+  (request.languages || []).forEach(([index, texts]) => engine.addLanguage(read(index), read(texts)));
   if (request.derived) {
-    answer = { postings: { body_w: Object.fromEntries(engine.fields.body_w.decoded),
-      body_bg: Object.fromEntries(engine.fields.body_bg.decoded) },
-      lengths: { body_w: engine.fields.body_w.lengths, body_bg: engine.fields.body_bg.lengths } };
+    const derived = ["body_w", "body_bg", "title_tr", "body_tr"].filter((f) => engine.fields[f]);
+    answer = { postings: Object.fromEntries(derived.map((f) => [f, Object.fromEntries(engine.fields[f].decoded)])),
+      lengths: Object.fromEntries(derived.map((f) => [f, engine.fields[f].lengths])) };
   } else if (request.traces) {
     answer = { traces: request.traces.map((t) => engine.trace(t.query, t.game)) };
   } else {
@@ -60,6 +63,7 @@ if (request.refused) {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       return { ids: found.hits.map((h) => h.id), ms, total: found.total,
         snippet: found.hits.length ? found.hits[0].snippet : "",
+        shown: found.hits.map((h) => h.shown),
         suggestion: found.suggestion ? found.suggestion.title : null,
         corrections: found.corrections };
     }) };
