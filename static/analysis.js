@@ -18,8 +18,9 @@ var RulesAnalysis = (function () {
   const LETTER = /\p{L}/u;
   const HANGUL = /[\uAC00-\uD7A3]/;
   // Python's casefold() where it is not toLowerCase(): the characters that change when
-  // case-folded, looked up in the shipped table first (scripts.casefold_table).
-  const CASED = /\p{Changes_When_Casefolded}/gu;
+  // case-folded, looked up in the shipped table first (scripts.casefold_table, whose
+  // characters are matched too: ǰ folds to j + ̌ though its decomposed form does not change).
+  const CASED = "\\p{Changes_When_Casefolded}";
   const MARK = /\p{Mn}/gu;
   // eslint-disable-next-line no-control-regex -- ASCII is U+0000 to U+007F
   const ASCII = /^[\x00-\x7f]*$/;
@@ -70,6 +71,10 @@ var RulesAnalysis = (function () {
       this.hanWord = new RegExp(rules.han_word, "u");
       /** @type {Record<string, string>} */
       this.casefolds = rules.casefold || dict();
+      const special = Object.keys(this.casefolds).map(function (c) {
+        return c.replace(/[\\\]^-]/g, "\\$&");
+      }).join("");
+      this.cased = new RegExp(CASED + (special ? "|[" + special + "]" : ""), "gu");
       this.foldTable = rules.fold;
       this.spelledTable = rules.spelled;
       /** The characters of texts folded so far (`foldText`): bounded by the corpus's. */
@@ -115,7 +120,7 @@ var RulesAnalysis = (function () {
     /** Python's casefold(). @param {string} t */
     casefold(t) {
       const folds = this.casefolds;
-      return t.replace(CASED, function (c) { return has(folds, c) ? folds[c] : c.toLowerCase(); });
+      return t.replace(this.cased, function (c) { return has(folds, c) ? folds[c] : c.toLowerCase(); });
     }
     /** Whether `text` has a letter `spelled` spells out, in either case. @param {string} text */
     hasUmlaut(text) {

@@ -29,6 +29,19 @@ if (request.refused) {
   } catch (error) {
     answer = { error: String(error.message) };
   }
+} else if (request.codepoints) {
+  // Each code point of [from, to) as the analysis reads it alone: its word (or ""), its case
+  // folding and its one-character fold, for those where any is not the character itself.
+  const index = read(request.index);
+  const an = new RulesAnalysis.Analysis(index.rules, index.contract);
+  const out = {};
+  for (let code = request.codepoints[0]; code < request.codepoints[1]; code++) {
+    if (code >= 0xd800 && code <= 0xdfff) continue;
+    const c = String.fromCodePoint(code), words = an.words(c), lower = an.casefold(c);
+    const folded = an.foldText(c), kind = words.length ? (an.isHan(c) ? "han" : "word") : "";
+    if (kind || lower !== c || folded !== c) out[code] = [kind, lower, folded];
+  }
+  answer = { codepoints: out };
 } else if (request.cases) {
   const index = read(request.index);
   const an = new RulesAnalysis.Analysis(index.rules, index.contract);
