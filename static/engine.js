@@ -592,10 +592,11 @@ var RulesEngine = (function (R, M) {
     }
 
     /** In the browser: the engine for the index at `indexUrl` of `analysis`, with the
-     * texts at `textsUrl` when given. Each file is fetched once per page.
+     * texts at `textsUrl` when given, and each translation language's [index, texts] of
+     * `languages` (only the languages the visitor reads). Each file is fetched once per page.
      * @param {string} indexUrl @param {string | null} textsUrl @param {string} analysis
-     * @returns {Promise<Engine>} */
-    static load(indexUrl, textsUrl, analysis) {
+     * @param {[string, string][]} [languages] @returns {Promise<Engine>} */
+    static load(indexUrl, textsUrl, analysis, languages) {
       /** @param {string} url */
       function json(url) {
         return fetch(url, { credentials: "same-origin" }).then(function (r) {
@@ -603,12 +604,16 @@ var RulesEngine = (function (R, M) {
           return r.json();
         });
       }
-      const key = indexUrl + " " + (textsUrl || "") + " " + analysis;
+      const extra = textsUrl ? languages || [] : [];
+      const key = [indexUrl, textsUrl || "", analysis].concat(extra.flat()).join(" ");
       let found = loading.get(key);
       if (!found) {
-        found = Promise.all([json(indexUrl), textsUrl ? json(textsUrl) : null]).then(function (got) {
+        const base = Promise.all([json(indexUrl), textsUrl ? json(textsUrl) : null]);
+        const added = Promise.all(extra.map(function (pair) { return Promise.all(pair.map(json)); }));
+        found = Promise.all([base, added]).then(function ([got, chunks]) {
           const engine = new Engine(got[0], analysis);
           if (got[1]) engine.addTexts(got[1]);
+          chunks.forEach(function ([chunk, texts]) { engine.addLanguage(chunk, texts); });
           return engine;
         });
         found.catch(function () { loading.delete(key); });

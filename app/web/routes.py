@@ -202,7 +202,8 @@ async def save_settings(request: Request) -> Response:
 def offline_page(request: Request) -> Response:
     """The page the service worker shows for searches while offline (titles only)."""
     urls = _urls(request)
-    return _page(request, "offline.html", None, urls.home())
+    languages = offline.search_languages(_library(request).corpus, urls)
+    return _page(request, "offline.html", None, urls.home(), search_languages=languages)
 
 
 def trailing_slash(request: Request, rest: str) -> Response:

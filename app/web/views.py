@@ -303,8 +303,17 @@ class TimingPage(View):
 
 # --- Search ----------------------------------------------------------------------------------
 
+class ShownTranslation(EntryRef):
+    """The translation a result is shown in: the query was in its language."""
+
+    lang: str
+    lang_name: str
+
+
 class SearchHit(EntryRef):
-    """One search result."""
+    """One search result: the entry, and when the query was in the language of one of its
+    translations (other than English), that translation, whose title and snippet it shows
+    with the entry beside it."""
 
     source: str
     game: str
@@ -315,6 +324,11 @@ class SearchHit(EntryRef):
     game_short: str
     lang: str
     not_owned: bool
+    translation: ShownTranslation | None = None
+    #: The language of the snippet: the translation's, or the entry's.
+    snippet_lang: str = ""
+    #: The entry's language by its own name (한국어), shown beside a translation's title.
+    lang_name: str = ""
 
 
 class Notice(View):
@@ -482,6 +496,15 @@ class Titles(View):
 
     version: str
     titles: list[TitleItem]
+
+
+class SearchLanguage(View):
+    """A translation language's browser-engine files, for the visitors who read it."""
+
+    lang: str
+    name: str
+    index: str
+    texts: str
 
 
 class ManifestIcon(View):
