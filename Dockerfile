@@ -51,7 +51,8 @@ ENV PATH=/opt/venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     RULES_HOST=0.0.0.0 \
     RULES_PORT=8000 \
-    RULES_INDEX_DIR=/app/var/index
+    RULES_INDEX_DIR=/app/var/index \
+    RULES_PID_FILE=/tmp/rulesajeon.pid
 
 # Numeric, so Kubernetes' runAsNonRoot can verify it: the "rules" user made above.
 USER 10001:10001

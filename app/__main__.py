@@ -1,5 +1,6 @@
 """Command line: `python -m app check` validates the data, `serve` runs the server, `index`
-builds the search index and `export` writes the reference as a static site."""
+builds the search index, `export` writes the reference as a static site and `data update`
+installs newer upstream files as new revisions."""
 
 from __future__ import annotations
 
@@ -52,6 +53,25 @@ def _export(settings: Settings, directory: Path, base_url: str | None, precompre
     return 0
 
 
+def _update(settings: Settings, base: str | None) -> int:
+    from app.update import UpdateError, reload_server, update_data
+
+    try:
+        result = update_data(settings.data_dir, base)
+    except UpdateError as exc:
+        print(f"룰사전: data update: {exc}", file=sys.stderr)
+        return 1
+    for line in result.warnings:
+        print(line, file=sys.stderr)
+    for outcome in result.outcomes:
+        print(outcome.line())
+    if not result.changed:
+        print(f"{settings.data_dir}: up to date, nothing changed")
+        return 0
+    print(reload_server(settings.pid_path))
+    return 0
+
+
 def _serve(settings: Settings) -> int:
     from app.web.server import serve
 
@@ -85,6 +105,20 @@ def main(argv: list[str] | None = None) -> int:
         "--gzip", action="store_true",
         help="also write NAME.gz beside every text file, for servers that send precompressed "
              "files (nginx gzip_static, Caddy precompressed: see docs/static-export.md)")
+    data = commands.add_parser("data", help="manage the data folder")
+    data_commands = data.add_subparsers(dest="data_command", required=True)
+    update = data_commands.add_parser(
+        "update", help="fetch newer upstream files and install them as new revisions",
+        description="For each source whose manifest entry names an upstream path: fetch it "
+                    "(bounded in size and time), validate the data with it as `check` does, "
+                    "and only then install it beside the old revisions; an unchanged file "
+                    "changes nothing. Prints what changed and tells a running server to "
+                    "reload (SIGHUP through RULES_PID_FILE).")
+    update.add_argument(
+        "--from", dest="base", default=None, metavar="BASE",
+        help="an http(s) or file:// URL, or a folder, laid out like the upstream repository "
+             "(BASE/rules/ko/rules.json, BASE/rules/en/rules.json, BASE/errata/ko/errata.json)."
+             " Default: the manifest's upstream.base (arkham-cards-data on GitHub)")
     args = parser.parse_args(argv)
     try:
         settings = Settings()
@@ -98,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
         return _index(settings)
     if args.command == "export":
         return _export(settings, args.directory, args.base_url, args.gzip)
+    if args.command == "data":
+        return _update(settings, args.base)
     return _serve(settings)
 
 

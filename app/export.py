@@ -6,7 +6,9 @@ every page, exactly as a browser would, through the ASGI interface: there is no 
 template path, so the export is the app's pages. What it writes:
 
 - every entry and source page, at the file its static link names (`rules/<id>/index.html`;
-  the file path is the decoded id, the link percent-encoded);
+  the file path is the decoded id, the link percent-encoded), every entry's history page and
+  each source's list of changes, a removed entry's page and, for a renamed id, a page that
+  sends the browser to the new one;
 - every parameterless GET route of `ROUTES` whose answer is public (home, `/timing`, the
   offline page as the search page, the manifest, the service worker, robots.txt, the sitemap,
   the API's parameterless JSON snapshots, and any route added later): derived from the table,
@@ -166,13 +168,25 @@ class _Client:
 
 
 def _page_urls(app: FastAPI, urls: Urls) -> Iterator[tuple[str, str]]:
-    """(the app's URL, the static site's URL) of every entry and source page."""
-    corpus = app.state.library.corpus
+    """(the app's URL, the static site's URL) of every entry and source page, every history
+    page and per-source list of changes, and the pages old links land on: a removed entry's
+    last text, and a renamed id's page that sends the browser on (files cannot redirect)."""
+    library = app.state.library
+    corpus, history = library.corpus, library.history
     served = replace(urls, static_site=False)
     for source in corpus.sources:
         yield served.source(source.id), urls.source(source.id)
     for entry in corpus:
         yield served.entry(entry.id), urls.entry(entry.id)
+    for source_id in history.sources:
+        yield served.changes(source_id), urls.changes(source_id)
+    for entry_id, record in history.entries.items():
+        yield served.history(entry_id), urls.history(entry_id)
+        if record.removed:
+            yield served.entry(entry_id), urls.entry(entry_id)
+    for old_id in history.redirects:
+        if old_id not in corpus.entries and old_id not in history.entries:
+            yield served.entry(old_id), urls.entry(old_id)
 
 
 def _parameterless_routes() -> list[str]:

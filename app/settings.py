@@ -27,6 +27,9 @@ class Settings(BaseSettings):
     workers: int = Field(default=1, ge=1, le=64)
     data_dir: Path = _ROOT / "data"
     index_dir: Path = _ROOT / "var" / "index"
+    #: Where `serve` writes its process id (and holds a lock while it runs), so that
+    #: `python -m app data update` can tell it to reload. Default: beside the index folder.
+    pid_file: Path | None = None
     #: Absolute base for canonical and preview links, e.g. https://rules.example.org
     public_base_url: str = ""
     #: Path prefix when served under a sub-path behind a reverse proxy, e.g. /rules-ko
@@ -86,6 +89,11 @@ class Settings(BaseSettings):
                       or "//" in value):
             raise ValueError("must be a path prefix such as /rules-ko")
         return value
+
+    @property
+    def pid_path(self) -> Path:
+        """The pid file: `RULES_PID_FILE`, else `server.pid` beside the index folder."""
+        return self.pid_file or self.index_dir.parent / "server.pid"
 
     def host_patterns(self) -> list[str]:
         """The allowed host patterns, lower-cased: the listed ones and the public base URL's

@@ -71,6 +71,20 @@ class Urls:
         path = self.published("/rules/" + quote(entry_id, safe="/"))
         return f"{path}#{quote(anchor, safe='-_.')}" if anchor else path
 
+    def history(self, entry_id: str, anchor: str | None = None) -> str:
+        """An entry's history page (a removed entry's too), optionally at one change."""
+        path = self.published("/history/" + quote(entry_id, safe="/"))
+        return f"{path}#{quote(anchor, safe='-_.')}" if anchor else path
+
+    def changes(self, source_id: str | None = None) -> str:
+        """What's new, by revision: every source's, or one source's."""
+        if source_id is None:
+            return self.published("/changes")
+        return self.published("/changes/" + quote(source_id, safe=""))
+
+    def changes_feed(self) -> str:
+        return self.path("/changes.atom")
+
     def source(self, source_id: str) -> str:
         return self.published("/sources/" + quote(source_id, safe=""))
 

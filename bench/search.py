@@ -35,6 +35,8 @@ from urllib.parse import urlencode
 from app.corpus.build import load_corpus
 from app.corpus.models import Corpus
 from app.search import SearchIndex
+from app.urls import Urls
+from app.web.state import load_library
 from bench import figures
 from bench.server import running_server
 
@@ -263,13 +265,15 @@ def percentile(values: Sequence[float], pct: float) -> float:
     return ordered[min(len(ordered) - 1, round(pct / 100 * (len(ordered) - 1)))]
 
 
+# What a server does at start (`app.web.state.load_library`: the corpus, the index and the
+# rules' history kept with it), then its first search.
 _CHILD = """
 import os, resource, sys, time
 from pathlib import Path
-from app.corpus.build import load_corpus
-from app.search import SearchIndex
+from app.urls import Urls
+from app.web.state import load_library
 data, index_dir, queries = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3:]
-index = SearchIndex.open_or_build(load_corpus(data), index_dir)
+index = load_library(data, index_dir, Urls()).index
 index.search(queries[0])
 print("ANSWER", flush=True)
 for n in range(1000):
@@ -435,6 +439,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         start = time.perf_counter()
         index = SearchIndex.open_or_build(corpus, index_dir)
         build = time.perf_counter() - start
+        load_library(args.data, index_dir, Urls())  # the start-up row opens what a server opens
         systems: dict[str, Search | None] = {
             "project": project_search(index),
             "substring": substring_peer(corpus),

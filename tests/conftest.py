@@ -55,7 +55,7 @@ def data_2023(tmp_path_factory: pytest.TempPathFactory) -> Path:
     4023ec81c, the project's original seed): for what only that text has (a broken link)."""
     folder = tmp_path_factory.mktemp("data-2023") / "data"
     shutil.copytree(DATA, folder)
-    shutil.copy(ROOT / "tests" / "fixtures" / "ahlcg-rules.2023-02-15.json",
+    shutil.copy(DATA / "history" / "rules-ko" / "2023-02-15_4023ec81c.json",
                 folder / "ahlcg-rules.json")
     return folder
 

@@ -64,6 +64,13 @@ def test_entry_links_and_collection_codes(client: TestClient) -> None:
     assert client.get("/api/entries/Bonded").json()["collection_codes"] == ["tcu", "tde"]
 
 
+def test_the_old_field_name_still_answers_and_is_marked_deprecated(client: TestClient) -> None:
+    # A forum bot written against the stable `cycles` keeps working for a release.
+    assert client.get("/api/entries/Bonded").json()["cycles"] == ["tcu", "tde"]
+    schema = client.get("/openapi.json").json()["components"]["schemas"]["EntryPage"]
+    assert schema["properties"]["cycles"]["deprecated"] is True
+
+
 def test_ids_with_spaces_are_encoded(client: TestClient) -> None:
     body = client.get("/api/entries/" + quote("Tarot Slot")).json()
     assert body["url"] == "/rules/Tarot%20Slot"

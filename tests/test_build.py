@@ -174,6 +174,10 @@ def test_warnings_for_links_icons_and_empty_entries(tmp_path: Path) -> None:
         # A near-miss of an icon would show as text where the icon belongs (#26): an error.
         'error: rules.json: [0] (id "A"): [reacton] is not an icon and would show as text: '
         'write [reaction]',
+        # A bracketed token no icon is near is an icon the file lacks (newer data).
+        'warning: rules.json: [0] (id "A"): [tentacle] is not in the icon file: shown as its '
+        'name, marked as an icon; add it (a label and a drawing), or list it under "words" if '
+        'it is text',
         'warning: rules.json: [0] (id "A"): broken link (#Nowhere)',
         'warning: rules.json: [1] (id "B"): link #a matches A only when case is ignored',
         'warning: rules.json: [2] (id "C"): empty entry',

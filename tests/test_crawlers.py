@@ -61,7 +61,9 @@ def test_robots_keeps_crawlers_out_of_redirects_and_names_the_sitemap(site: Site
 def test_the_sitemap_lists_every_entry_with_the_data_date(site: Site, corpus: Corpus) -> None:
     root = ET.fromstring(site.read("/sitemap.xml"))
     locations = [u.findtext("s:loc", namespaces=NS) for u in root.findall("s:url", NS)]
-    assert len(locations) == 2 + len(corpus.sources) + len(corpus)
+    # Home, the timing tables, what changed, every source and every entry.
+    assert len(locations) == 3 + len(corpus.sources) + len(corpus)
+    assert site.urls.absolute(site.urls.changes(), site.base) in locations
     for entry_id in ("faq/wilds/1", "Tarot Slot"):
         assert site.urls.absolute(site.urls.entry(entry_id), site.base) in locations
     dates = {u.findtext("s:lastmod", namespaces=NS) for u in root.findall("s:url", NS)}

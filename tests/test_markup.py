@@ -81,10 +81,20 @@ def test_icon_before_parenthesis_is_not_a_link() -> None:
     assert out.problems == []
 
 
-def test_a_bracketed_word_that_is_not_an_icon_is_text_without_a_warning() -> None:
-    out = render("Limit 1 per [period]. [tentacle] 토큰", _resolver)
-    assert "[period]" in out.html and "[tentacle]" in out.html
+def test_a_bracketed_word_the_icon_file_lists_as_text_is_text_without_a_warning() -> None:
+    out = render("Limit 1 per [period]. See [uses](#Known).", _resolver)
+    assert "[period]" in out.html and '<a href="/rules/Known">uses</a>' in out.html
     assert out.problems == []
+
+
+def test_a_token_the_icon_file_lacks_is_shown_by_name_never_raw() -> None:
+    out = render("[tentacle] 토큰을 공개합니다.", _resolver)
+    assert "[tentacle]" not in out.html
+    assert '<span class="icon-missing" title="아이콘: tentacle">' in out.html
+    assert out.text == "tentacle 토큰을 공개합니다."
+    assert out.problems == ["[tentacle] is not in the icon file: shown as its name, marked as "
+                            'an icon; add it (a label and a drawing), or list it under "words" '
+                            "if it is text"]
 
 
 def test_a_near_miss_of_an_icon_is_text_and_an_error() -> None:

@@ -27,7 +27,10 @@ EXAMPLES: dict[str, list[str]] = {
         "/api/entries/faq/wilds/1",  # a FAQ question
         "/api/entries/en/Frost_Tokens",  # a translation
         "/api/entries/Attack_of_Oportunity",  # 404 with suggestions
+        "/api/entries/Concealed_X",  # an entry new since 2023, with its history
     ],
+    "/api/changes": ["/api/changes", "/api/changes?source=ahlcg-reference-en",
+                     "/api/changes?source=eh-reference"],  # 422: no history
     "/api/search": [
         "/api/search?q=틈새 공격", "/api/search?q=서지",  # a synonym notice
         "/api/search?q=틈세 공격 규칙", "/api/search?q=", "/api/search?q=카드&game=eh&limit=50",

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from app.corpus.history import History, compute_history
 from app.corpus.ids import id_problem
 from app.corpus.languages import Language, load_languages
 from app.corpus.manifest import MANIFEST, Manifest, load_manifest
@@ -29,7 +30,8 @@ from app.corpus.models import (
     TableRowView,
 )
 from app.corpus.normalize import compact, normalize_text
-from app.corpus.parsers import get_parser
+from app.corpus.parsers import parse_bytes
+from app.corpus.revisions import declared_files
 from app.corpus.tables import anchor_explanations, resolve_table
 from app.corpus.translations import pair_translations
 from app.corpus.vocabulary import load_game
@@ -81,19 +83,40 @@ def load_corpus(data_dir: Path, urls: Urls | None = None) -> Corpus:
 
 def check_data(data_dir: Path, urls: Urls | None = None) -> list[Problem]:
     """Every problem found in the data folder: errors first, then warnings, in file order."""
+    return inspect_data(data_dir, urls)[2]
+
+
+def inspect_data(data_dir: Path, urls: Urls | None = None
+                 ) -> tuple[Corpus | None, History | None, list[Problem]]:
+    """The corpus and its history when the data loads, and every problem found (as
+    `check_data`): what `python -m app check` and `data update` judge a data folder by."""
     try:
-        _, problems = _build(data_dir, urls or Urls())
+        corpus, problems = _build(data_dir, urls or Urls())
     except DataError as exc:
-        return [Problem(exc.file, exc.entry, exc.problem, error=True)]
-    return sorted(problems, key=lambda p: not p.error)
+        return None, None, [Problem(exc.file, exc.entry, exc.problem, error=True)]
+    history: History | None = None
+    if corpus is not None and not any(p.error for p in problems):
+        # The histories are read in full: a revision file that is missing or not the one its
+        # index names is an error; one its parser refuses is left out, with a warning.
+        notes: list[DataError] = []
+        try:
+            history = compute_history(data_dir, corpus, notes)
+        except DataError as exc:
+            problems.append(Problem(exc.file, exc.entry, exc.problem, error=True))
+        problems.extend(Problem(n.file, n.entry, n.problem) for n in notes)
+    return corpus, history, sorted(problems, key=lambda p: not p.error)
 
 
 def data_version(data_dir: Path, files: Iterable[str]) -> str:
-    """A content hash of the manifest and every file it declares: the data's version."""
+    """A content hash of the manifest and every file it declares (the histories' revisions
+    too): the data's version."""
     digest = hashlib.sha256((data_dir / MANIFEST).read_bytes())
     for file in sorted(set(files)):
         digest.update(file.encode())
-        digest.update((data_dir / file).read_bytes())
+        try:
+            digest.update((data_dir / file).read_bytes())
+        except OSError:
+            digest.update(b"\0missing")  # a missing revision is the history's error to report
     return digest.hexdigest()[:16]
 
 
@@ -205,7 +228,8 @@ def _build(data_dir: Path, urls: Urls) -> tuple[Corpus | None, list[Problem]]:
         linker.render(draft)
     pairs, unpaired = pair_translations(specs, order)
     problems.extend(Problem(spec.file, "", message) for spec, message in unpaired)
-    corpus = _freeze(specs, drafts, order, data_version(data_dir, manifest.files), linker,
+    files = declared_files(data_dir, manifest)
+    corpus = _freeze(specs, drafts, order, data_version(data_dir, files), linker,
                      games, pairs, _updated(data_dir, manifest.files), languages)
     problems.extend(linker.problems_after_freeze(corpus))
     problems.extend(_synonym_warnings(corpus))
@@ -273,9 +297,6 @@ def _source_warnings(spec: SourceSpec, game: GameSpec, raws: list[RawEntry]) -> 
 
 
 def _parse_source(data_dir: Path, spec: SourceSpec, game: GameSpec) -> list[RawEntry]:
-    parser = get_parser(spec.parser)
-    if parser is None:
-        raise DataError(MANIFEST, f'source "{spec.id}"', f'unknown parser "{spec.parser}"')
     path = data_dir / spec.file
     try:
         data = path.read_bytes()
@@ -283,11 +304,7 @@ def _parse_source(data_dir: Path, spec: SourceSpec, game: GameSpec) -> list[RawE
         raise DataError(spec.file, "", "file not found") from None
     except OSError as exc:
         raise DataError(spec.file, "", f"cannot read file ({exc.strerror})") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise DataError(spec.file, f"byte {exc.start}", f"not UTF-8 text ({exc.reason})") from None
-    return parser(text, spec, game)
+    return parse_bytes(data, spec, game)
 
 
 class _Linker:

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app.corpus.models import SourceSpec
+from app.corpus.models import HistoryDecl, SourceSpec
 from app.errors import DataError
 
 MANIFEST = "sources.json"
 _REQUIRED = ("id", "game", "title", "parser", "file")
-_OPTIONAL_STRINGS = ("id_prefix", "lang", "translation_of")
+_OPTIONAL_STRINGS = ("id_prefix", "lang", "translation_of", "upstream")
 
 
 @dataclass(frozen=True)
@@ -45,12 +45,18 @@ class Manifest:
     sources: tuple[SourceSpec, ...]
     icons_file: str
     languages_file: str = ""
+    #: Where `data update` fetches the sources' `upstream` paths from by default (a URL).
+    upstream_base: str = ""
+    #: An upstream commit's page, with `{commit}` for its hash (the history links to it).
+    commit_url: str = ""
 
     @property
     def files(self) -> tuple[str, ...]:
-        """Every data file the manifest declares, each once, sorted."""
+        """Every data file the manifest declares, each once, sorted (the histories' revision
+        files are listed by their index files: `app.corpus.revisions.declared_files`)."""
         names = ({s.file for s in self.sources} | {g.names_file for g in self.games}
-                 | {g.synonyms_file for g in self.games})
+                 | {g.synonyms_file for g in self.games}
+                 | {s.history.index_file for s in self.sources if s.history is not None})
         return tuple(sorted(n for n in names | {self.icons_file, self.languages_file} if n))
 
 
@@ -78,7 +84,39 @@ def load_manifest(data_dir: Path) -> Manifest:
     if not isinstance(languages, str) or not languages.strip():
         raise DataError(MANIFEST, "", '"languages" must name the languages file (e.g. '
                                       '"languages.json")')
-    return Manifest(games, sources, icons, languages)
+    base, commit_url = _upstream(doc.get("upstream", {}))
+    return Manifest(games, sources, icons, languages, upstream_base=base,
+                    commit_url=commit_url)
+
+
+def _upstream(item: object) -> tuple[str, str]:
+    """The manifest's `upstream` object: `base` (an http(s) URL) and `commit_url`."""
+    if not isinstance(item, dict):
+        raise DataError(MANIFEST, "upstream", "must be an object")
+    base, commit = item.get("base", ""), item.get("commit_url", "")
+    if not isinstance(base, str) or (base and not base.startswith(("https://", "http://"))):
+        raise DataError(MANIFEST, "upstream", '"base" must be an http(s) URL')
+    if not isinstance(commit, str) or (commit and (not commit.startswith("https://")
+                                                   or "{commit}" not in commit)):
+        raise DataError(MANIFEST, "upstream", '"commit_url" must be an https URL with '
+                                              '"{commit}" where the commit hash goes')
+    return base, commit
+
+
+def _history(item: object, where: str) -> HistoryDecl | None:
+    """A source's `history`: `{"folder": "history/rules-ko", "index": "revisions.json"}`."""
+    if item is None:
+        return None
+    if not isinstance(item, dict) or not isinstance(item.get("folder"), str):
+        raise DataError(MANIFEST, where, '"history" must be {"folder": "...", "index": "..."}')
+    folder, index = item["folder"].strip("/"), item.get("index", "revisions.json")
+    if not isinstance(index, str) or not index or "/" in index:
+        raise DataError(MANIFEST, where, '"history": "index" must be a file name in the folder')
+    parts = folder.split("/")
+    if not folder or any(p in ("", ".", "..") or p.startswith(".") for p in parts):
+        raise DataError(MANIFEST, where, '"history": "folder" must be a folder inside the data '
+                                         'folder (no "..", nothing hidden)')
+    return HistoryDecl(folder, index)
 
 
 def objects(file: str, name: str, items: object, *,
@@ -146,6 +184,11 @@ def _sources(items: object, games: set[str]) -> tuple[SourceSpec, ...]:
                                                  'original in another language ("lang")')
         if not isinstance(item.get("original", False), bool):
             raise DataError(MANIFEST, where, '"original" must be true or false')
+        upstream = item.get("upstream", "")
+        if upstream and (any(p in ("", ".", "..") for p in upstream.split("/"))
+                         or "\\" in upstream or "?" in upstream or "#" in upstream):
+            raise DataError(MANIFEST, where, '"upstream" must be a path in the upstream '
+                                             'repository such as "rules/ko/rules.json"')
         weight = item.get("search_weight", 1)
         if (not isinstance(weight, int | float) or isinstance(weight, bool)
                 or not 0 < weight <= 1):
@@ -157,6 +200,8 @@ def _sources(items: object, games: set[str]) -> tuple[SourceSpec, ...]:
                 file=item["file"], id_prefix=item.get("id_prefix", ""), options=options,
                 lang=lang, translation_of=original, search_weight=float(weight),
                 original=bool(item.get("original", False)),
+                upstream=upstream,
+                history=_history(item.get("history"), where),
             )
         )
     return tuple(specs)

@@ -24,6 +24,19 @@ Colour = Literal["green", "red", "grey", ""]
 
 
 @dataclass(frozen=True)
+class HistoryDecl:
+    """Where a source keeps its earlier revisions (`app.corpus.revisions`): a folder of the
+    data folder, and the index file inside it that lists them."""
+
+    folder: str
+    index: str = "revisions.json"
+
+    @property
+    def index_file(self) -> str:
+        return f"{self.folder}/{self.index}"
+
+
+@dataclass(frozen=True)
 class SourceSpec:
     """One rulebook as declared in the data manifest (`data/sources.json`)."""
 
@@ -46,6 +59,10 @@ class SourceSpec:
     #: How much this source's entries count in search beside the others' (0 < w ≤ 1): below
     #: 1 for a book that teaches the game rather than one to look rules up in.
     search_weight: float = 1.0
+    #: The file's path in the upstream repository (`rules/ko/rules.json`), for `data update`.
+    upstream: str = ""
+    #: Where the file's earlier revisions are kept, if anywhere.
+    history: HistoryDecl | None = None
 
     @property
     def namespace(self) -> str:

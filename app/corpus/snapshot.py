@@ -13,13 +13,15 @@ import shutil
 from pathlib import Path
 
 from app.corpus.manifest import MANIFEST, load_manifest
+from app.corpus.revisions import declared_files
 from app.errors import DataError
 
 __all__ = ["snapshot"]
 
 
 def snapshot(data_dir: Path, target: Path) -> None:
-    """Copy `data_dir`'s manifest and the files it declares into the folder `target`.
+    """Copy `data_dir`'s manifest and the files it declares (the histories' revisions too)
+    into the folder `target`.
 
     A declared file that does not exist is left out, so loading the copy reports it as the
     loader always does. Raises `DataError` for a manifest that cannot be read, or a file
@@ -28,7 +30,7 @@ def snapshot(data_dir: Path, target: Path) -> None:
     """
     manifest = load_manifest(data_dir)
     root = target.resolve()
-    for name in [MANIFEST, *manifest.files]:
+    for name in [MANIFEST, *declared_files(data_dir, manifest)]:
         destination = (target / name).resolve()
         if not destination.is_relative_to(root) or destination == root:
             raise DataError(MANIFEST, "", f"every declared file must be inside the data "

@@ -51,15 +51,26 @@ class Icon:
 
 @dataclass(frozen=True)
 class IconSet:
-    """The icons a data folder declares, keyed by token."""
+    """The icons a data folder declares, keyed by token, and the bracketed words that are
+    text (`[period]` in "Limit once per [period]")."""
 
     icons: Mapping[str, Icon]
+    words: frozenset[str] = frozenset()
 
     def __contains__(self, token: object) -> bool:
         return token in self.icons
 
     def label(self, token: str, lang: str = "ko") -> str:
-        return self.icons[token].label(lang)
+        """The icon's label; a token the file lacks reads as its own name."""
+        icon = self.icons.get(token)
+        return icon.label(lang) if icon is not None else token.replace("_", " ")
+
+    def missing_html(self, token: str) -> str:
+        """What a token the icon file lacks shows: its name, marked as an icon without a
+        drawing (never the raw `[token]`)."""
+        name = escape(token.replace("_", " "), quote=True)
+        return (f'<span class="icon-missing" title="아이콘: {name}">'
+                f'<span class="visually-hidden">아이콘 </span>{name}</span>')
 
     def html(self, token: str, lang: str = "ko") -> str | None:
         """A `<span role="img">` with the label, wrapping a 1em inline SVG; None if unknown."""
@@ -85,6 +96,11 @@ def load_icons(data_dir: Path, file: str) -> IconSet:
     items = doc.get("icons") if isinstance(doc, dict) else None
     if not isinstance(items, list):
         raise DataError(file, "", '"icons" must be a list')
+    words = doc.get("words", [])
+    if not isinstance(words, list) or not all(isinstance(w, str) and w and set(w) <= _TOKEN_CHARS
+                                              for w in words):
+        raise DataError(file, "words", 'must be a list of bracketed words that are text, '
+                                       'lowercase letters and "_" (e.g. "period")')
     icons: dict[str, Icon] = {}
     for i, item in enumerate(items):
         where = f"icons[{i}]"
@@ -106,7 +122,10 @@ def load_icons(data_dir: Path, file: str) -> IconSet:
         if problem:
             raise DataError(file, where, f'"svg": {problem}')
         icons[token] = Icon(token=token, labels=MappingProxyType(dict(labels)), body=body)
-    return IconSet(MappingProxyType(icons))
+    clash = sorted(set(words) & set(icons))
+    if clash:
+        raise DataError(file, "words", f'"{clash[0]}" is an icon and a word at once')
+    return IconSet(MappingProxyType(icons), frozenset(words))
 
 
 def _svg_problem(body: str) -> str:

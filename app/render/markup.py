@@ -4,7 +4,9 @@ The dialect (see `RawEntry.body`) is CommonMark paragraphs and lists plus:
 - four raw tags, `<b> <i> <br> <center>`, passed through (balanced) while every other `<…>` is
   escaped: markdown-it runs with `html=False` and a small inline rule emits only these;
 - icon tokens `[reaction]` → an inline SVG with its label in the entry's language, for the tokens
-  the data's icon set declares (`app.render.icons`); any other bracketed word is text;
+  the data's icon set declares (`app.render.icons`); a bracketed word the icon file lists as
+  text (`[period]`) or a link's label stays text, a near-miss of a token is text with a
+  warning, and any other token is an icon the file lacks: its name, marked, with a warning;
 - trait tokens `[[연구]]` → bold italic;
 - links `[label](#Id)`, `[label](/card/01234)`, `[label](<title:제목>)`, resolved by a callback
   so that this module knows nothing about the corpus or URLs.
@@ -95,7 +97,7 @@ def _unaccented(word: str) -> str:
                    if unicodedata.category(c) != "Mn")
 
 
-def _protect_tokens(body: str, icons: IconSet, errors: list[str]) -> str:
+def _protect_tokens(body: str, icons: IconSet, problems: list[str], errors: list[str]) -> str:
     """Swap icon and trait tokens for private-use markers before Markdown parsing.
 
     markdown-it refuses a link whose label contains another bracketed token
@@ -106,16 +108,26 @@ def _protect_tokens(body: str, icons: IconSet, errors: list[str]) -> str:
     def icon(match: re.Match[str]) -> str:
         if match[1] in icons:
             return f"{_ICON_OPEN}{match[1]}{_ICON_CLOSE}"
-        # A bracketed word is text ("Limit X per [period]"); a near-miss of an icon's token
-        # (a typo, or the token translated: `[réaction]`) would show as text where the icon
-        # belongs: an error, naming the token to write.
+        # A word the icon file lists as text ("Limit X per [period]"), or a link's label
+        # (`[uses](#Uses)`), stays as it is.
+        if match[1] in icons.words or body.startswith("(", match.end()):
+            return match[0]
+        # A near-miss of an icon's token (a typo, or the token translated: `[réaction]`)
+        # would show as text where the icon belongs: an error, naming the token to write.
         plain = _unaccented(match[1])
         near = ([plain] if plain in icons else
                 difflib.get_close_matches(plain, icons.icons, n=1, cutoff=0.8))
-        if near and not body.startswith("(", match.end()):
+        if near:
             errors.append(f"[{match[1]}] is not an icon and would show as text: write "
                           f"[{near[0]}]")
-        return match[0]
+            return match[0]
+        if not match[1].isascii():
+            return match[0]  # a bracketed word of another script is text
+        # Any other token is an icon the file lacks (newer data): shown by name, reported.
+        problems.append(f"[{match[1]}] is not in the icon file: shown as its name, marked as "
+                        'an icon; add it (a label and a drawing), or list it under "words" '
+                        "if it is text")
+        return f"{_ICON_OPEN}{match[1]}{_ICON_CLOSE}"
 
     body = _TRAIT.sub(lambda m: f"{_TRAIT_OPEN}{m[1]}{_TRAIT_CLOSE}", body)
     return _ICON.sub(icon, body)
@@ -263,7 +275,7 @@ class _Renderer(RendererHTML):
     def icon(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
         icons: IconSet = env["icons"]
         found = icons.html(tokens[idx].content, env["lang"])
-        return found or html.escape(f"[{tokens[idx].content}]")
+        return found or icons.missing_html(tokens[idx].content)
 
     def step_anchor(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
                     env: EnvType) -> str:
@@ -378,7 +390,8 @@ def _render(source: str, resolver: Resolver, icons: IconSet, lang: str, *,
     problems: list[str] = []
     errors: list[str] = []
     env: EnvType = {"resolver": resolver, "problems": problems, "icons": icons, "lang": lang}
-    protected = _protect_tokens(source if inline else _end_lists(source), icons, errors)
+    protected = _protect_tokens(source if inline else _end_lists(source), icons, problems,
+                                errors)
     tokens = _MD.parseInline(protected, env) if inline else _MD.parse(protected, env)
     # Rendering resolves links, so collect links and problems only afterwards.
     html_out = _MD.renderer.render(tokens, _MD.options, env)

@@ -20,6 +20,8 @@ import os
 import shutil
 import stat
 import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +35,8 @@ from app.corpus.models import Corpus
 from app.search import analysis, contract
 from app.search.documents import Document, documents
 
-__all__ = ["ANALYSIS_VERSION", "FIELDS", "build_index", "entry_fields", "load_index",
-           "open_index", "schema"]
+__all__ = ["ANALYSIS_VERSION", "FIELDS", "Attachment", "attached", "build_index",
+           "entry_fields", "load_index", "open_index", "schema"]
 
 log = logging.getLogger(__name__)
 
@@ -109,45 +111,69 @@ def title_tokens(title: str) -> list[str]:
     return analysis.index_words(title) + analysis.title_parts(title) if title else []
 
 
+@dataclass(frozen=True)
+class Attachment:
+    """A file kept with the index: made from the same data when the index is built (the
+    rules' history), checked and swapped with it, and held in memory beside it.
 
-def stamp(corpus: Corpus) -> str:
-    """What an index must have been built from to serve `corpus`."""
-    return f"{corpus.version}/{ANALYSIS_VERSION}"
+    `version` names what `build` makes: a change to it rebuilds the index folder, like a change
+    of the data or the analysis.
+    """
+
+    name: str
+    version: str
+    build: Callable[[], bytes]
 
 
-def load_index(corpus: Corpus, index_dir: Path | None) -> Any:
-    """The index for `corpus`: from `index_dir` when it holds one built from this corpus,
-    intact and ours; else built there; else (no folder, or one we cannot trust or write)
-    built in memory. Each fallback is one warning line.
+def stamp(corpus: Corpus, attachments: Sequence[Attachment] = ()) -> str:
+    """What an index must have been built from to serve `corpus` (with `attachments`)."""
+    kept = "".join(f" {a.name}@{a.version}" for a in attachments)
+    return f"{corpus.version}/{ANALYSIS_VERSION}{kept}"
+
+
+def attached(ix: Any, name: str) -> bytes:
+    """The attachment `name` of an index `load_index` returned."""
+    data: bytes = ix.storage.files[name]
+    return data
+
+
+def load_index(corpus: Corpus, index_dir: Path | None,
+               attachments: Sequence[Attachment] = ()) -> Any:
+    """The index for `corpus`: from `index_dir` when it holds one built from this corpus
+    (with these attachments), intact and ours; else built there; else (no folder, or one we
+    cannot trust or write) built in memory. Each fallback is one warning line. The
+    attachments are read with `attached`.
     """
     if index_dir is None:
-        return _build_in_memory(corpus)
+        return _build_in_memory(corpus, attachments)
     index_dir = index_dir.absolute()
     problem = _untrusted(index_dir)
     if problem:
         log.warning("search index folder %s is not safe to use (%s); building the index in "
                     "memory", index_dir, problem)
-        return _build_in_memory(corpus)
-    opened, damage = _open_verified(index_dir, corpus)
+        return _build_in_memory(corpus, attachments)
+    opened, damage = _open_verified(index_dir, corpus, attachments)
     if opened is not None:
         return opened
     if damage:
         log.warning("search index in %s is damaged (%s); rebuilding it", index_dir, damage)
     try:
-        return build_index(corpus, index_dir)
+        return build_index(corpus, index_dir, attachments)
     except OSError as exc:
         log.warning("cannot write the search index to %s (%s); building it in memory",
                     index_dir, exc.strerror or exc)
-        return _build_in_memory(corpus)
+        return _build_in_memory(corpus, attachments)
 
 
-def open_index(index_dir: Path, corpus: Corpus) -> Any | None:
+def open_index(index_dir: Path, corpus: Corpus,
+               attachments: Sequence[Attachment] = ()) -> Any | None:
     """The index in `index_dir`, loaded into memory, if it was built from this corpus and
-    analysis and its files are exactly the ones written then; else None."""
-    return _open_verified(index_dir, corpus)[0]
+    analysis (and attachments) and its files are exactly the ones written then; else None."""
+    return _open_verified(index_dir, corpus, attachments)[0]
 
 
-def _open_verified(index_dir: Path, corpus: Corpus) -> tuple[Any | None, str]:
+def _open_verified(index_dir: Path, corpus: Corpus,
+                   attachments: Sequence[Attachment] = ()) -> tuple[Any | None, str]:
     """(index, "") when intact; (None, "") when absent or for other data; (None, why) when
     the files do not match the checksums written with them.
 
@@ -159,7 +185,7 @@ def _open_verified(index_dir: Path, corpus: Corpus) -> tuple[Any | None, str]:
         lines = (index_dir / _STAMP).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
         return None, ""
-    if len(lines) < 2 or lines[0] != stamp(corpus):
+    if len(lines) < 2 or lines[0] != stamp(corpus, attachments):
         return None, ""  # for other data, or from a version that wrote no checksums
     expected = dict(line.split(" ", 1)[::-1] for line in lines[1:] if " " in line)
     try:
@@ -179,7 +205,8 @@ def _open_verified(index_dir: Path, corpus: Corpus) -> tuple[Any | None, str]:
         return None, type(exc).__name__
 
 
-def build_index(corpus: Corpus, index_dir: Path) -> Any:
+def build_index(corpus: Corpus, index_dir: Path,
+                attachments: Sequence[Attachment] = ()) -> Any:
     """Build the index in a private folder beside `index_dir`, then move it into place.
 
     The folder stays private (0700) to the user that built it; the Dockerfile opens the one
@@ -192,23 +219,27 @@ def build_index(corpus: Corpus, index_dir: Path) -> Any:
     staging = Path(tempfile.mkdtemp(prefix=f".{index_dir.name}.build-", dir=index_dir.parent))
     try:
         _write(whoosh_index.create_in(str(staging), schema()), corpus)
+        for attachment in attachments:
+            (staging / attachment.name).write_bytes(attachment.build())
         sums = [f"{hashlib.sha256(p.read_bytes()).hexdigest()} {p.name}"
                 for p in sorted(staging.iterdir())]
-        (staging / _STAMP).write_text("\n".join([stamp(corpus), *sums]) + "\n",
+        (staging / _STAMP).write_text("\n".join([stamp(corpus, attachments), *sums]) + "\n",
                                       encoding="utf-8")
         _swap_into_place(staging, index_dir)
     finally:
         if staging.exists():
             shutil.rmtree(staging, ignore_errors=True)
-    opened = open_index(index_dir, corpus)
+    opened = open_index(index_dir, corpus, attachments)
     if opened is None:
         raise RuntimeError(f"search index in {index_dir} could not be opened after building")
     return opened
 
 
-def _build_in_memory(corpus: Corpus) -> Any:
+def _build_in_memory(corpus: Corpus, attachments: Sequence[Attachment] = ()) -> Any:
     memory = SharedRamStorage()
     _write(memory.create_index(schema()), corpus)
+    for attachment in attachments:
+        memory.files[attachment.name] = attachment.build()
     return memory.open_index()
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,7 +38,7 @@ from app.search.bm25 import FieldStats, score_terms
 from app.search.contract import CONTRACT, Budget, Tier, TitleRank
 from app.search.documents import Document, documents, segment
 from app.search.fuzzy import Vocabulary
-from app.search.index import FIELDS, TRANSLATION_FIELDS, load_index
+from app.search.index import FIELDS, TRANSLATION_FIELDS, Attachment, attached, load_index
 from app.search.loanwords import LoanwordTable
 from app.search.query import Plan, clean, make_plan, weighted_terms
 from app.search.rank import Features, Reranker
@@ -193,11 +193,17 @@ class SearchIndex:
                     self._docnums[entry.id]}
 
     @classmethod
-    def open_or_build(cls, corpus: Corpus, index_dir: Path | None) -> SearchIndex:
+    def open_or_build(cls, corpus: Corpus, index_dir: Path | None,
+                      attachments: Sequence[Attachment] = ()) -> SearchIndex:
         """Open the index in index_dir if it was built from corpus.version and is intact, else
         build it there (atomically: in a private folder beside it, then renamed); in memory
-        when there is no folder or it cannot be trusted or written (`index.load_index`)."""
-        return cls(corpus, load_index(corpus, index_dir))
+        when there is no folder or it cannot be trusted or written (`index.load_index`).
+        `attachments` are kept with it (`attachment()` reads them)."""
+        return cls(corpus, load_index(corpus, index_dir, attachments))
+
+    def attachment(self, name: str) -> bytes:
+        """A file kept with the index (`index.Attachment`), as it was built."""
+        return attached(self._ix, name)
 
     # -- public API --------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ data. Nothing here imports the web framework.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from app.corpus.collections import is_hidden
@@ -100,9 +101,13 @@ def timing_tables(corpus: Corpus) -> list[Entry]:
 
 
 def source_context(
-    corpus: Corpus, source_id: str, urls: Urls, owned: frozenset[str] | None = None
+    corpus: Corpus, source_id: str, urls: Urls, owned: frozenset[str] | None = None,
+    changed: Mapping[str, str] | None = None,
 ) -> SourcePage:
     """A source's entries in reading order, and its 가나다 index grouped by initial consonant.
+
+    `changed` (entry id → the date it last changed, from the history) dates the index's
+    terms, for the "changed since your last visit" marks.
 
     With `owned` collections set, rules for other collections leave the index and the table of
     contents and are listed under `hidden` instead.
@@ -130,14 +135,15 @@ def source_context(
     groups: dict[str, list[TreeNode]] = {}
     for unit in units:
         groups.setdefault(language.letter(unit.title), []).append(
-            _tree(corpus, unit, urls, leaf=unit.id in chapters, shown=shown)
+            _tree(corpus, unit, urls, leaf=unit.id in chapters, shown=shown, changed=changed)
         )
     return SourcePage(
         **_source_fields(corpus, source, urls),
         entries=[SourceEntry(id=e.id, title=e.title, parent=e.parent) for e in entries],
         letters=[Letter(letter=x, present=x in groups) for x in letters],
         index=[IndexGroup(letter=x, terms=groups[x]) for x in letters if x in groups],
-        contents=[_tree(corpus, t, urls, leaf=False, shown=shown) for t in tops],
+        contents=[_tree(corpus, t, urls, leaf=False, shown=shown, changed=changed)
+                  for t in tops],
         hidden=[HiddenRef.of(e, urls, collections=[corpus.collection(c).name
                                                    for c in e.collections])
                 for e in hidden],
@@ -305,10 +311,11 @@ def _source_title(corpus: Corpus, entry: Entry) -> str:
 
 def _tree(
     corpus: Corpus, entry: Entry, urls: Urls, *, leaf: bool, shown: _Visible | None = None,
+    changed: Mapping[str, str] | None = None,
 ) -> TreeNode:
     children = [] if leaf else [
-        _tree(corpus, corpus.entries[c], urls, leaf=False, shown=shown) for c in entry.children
-        if shown is None or shown(corpus.entries[c])
+        _tree(corpus, corpus.entries[c], urls, leaf=False, shown=shown, changed=changed)
+        for c in entry.children if shown is None or shown(corpus.entries[c])
     ]
     parent = corpus.get(entry.parent) if entry.parent else None
     return TreeNode.of(entry, urls, children=children, alias=corpus.english_name(entry),
@@ -316,7 +323,8 @@ def _tree(
                        # their page.
                        label=summary(entry.title, 90),
                        context=parent.title if parent is not None else None,
-                       collections=[corpus.collection(c).name for c in entry.collections])
+                       collections=[corpus.collection(c).name for c in entry.collections],
+                       changed=(changed or {}).get(entry.id))
 
 
 def _section(corpus: Corpus, entry: Entry, urls: Urls) -> Section:

@@ -28,7 +28,8 @@ def robots_txt(urls: Urls, base: str) -> str:
 
 def sitemap_xml(corpus: Corpus, urls: Urls, base: str) -> str:
     """Every page worth indexing, with the data version's date."""
-    paths = [urls.home(), urls.timing(), *(urls.source(s.id) for s in corpus.sources),
+    paths = [urls.home(), urls.timing(), urls.changes(),
+             *(urls.source(s.id) for s in corpus.sources),
              *(urls.entry(e.id) for e in corpus)]
     lastmod = f"<lastmod>{corpus.updated}</lastmod>" if corpus.updated else ""
     rows = "".join(f"<url><loc>{escape(urls.absolute(p, base))}</loc>{lastmod}</url>\n"

@@ -20,8 +20,8 @@ from app.web.views import ManifestIcon, SearchLanguage, TitleItem, Titles, WebMa
 THEME_COLOUR = "#1d5c3f"
 BACKGROUND = "#fbfaf7"
 #: Static files the pages use (the rest of static/ is fetched only on demand).
-SHELL_ASSETS = ("style.css", "search.js", "app.js", "theme.js", "app-icon.svg", "icon-192.png",
-                "analysis.js", "matching.js", "engine.js")
+SHELL_ASSETS = ("style.css", "search.js", "app.js", "theme.js", "visits.js", "app-icon.svg",
+                "icon-192.png", "analysis.js", "matching.js", "engine.js")
 
 
 def titles(corpus: Corpus, urls: Urls) -> Titles:
@@ -85,7 +85,7 @@ def service_worker(corpus: Corpus, urls: Urls, code_version: str,
     search files only for a visitor whose browser reads that language (the pages tell it
     their `navigator.languages`)."""
     # The browser engine's index and texts: offline, every search is answered from them.
-    shell = [urls.home(), urls.api("titles"), urls.offline(), urls.timing(),
+    shell = [urls.home(), urls.api("titles"), urls.offline(), urls.timing(), urls.changes(),
              urls.search_index("index"), urls.search_index("texts"),
              *(urls.static(name) for name in SHELL_ASSETS)]
     pages = [*(urls.source(s.id) for s in corpus.sources if not _optional(s)),

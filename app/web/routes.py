@@ -10,7 +10,7 @@ render it as HTML or JSON.
 from __future__ import annotations
 
 from typing import Annotated
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, quote
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -20,7 +20,7 @@ from app.corpus.lookup import named
 from app.errors import AppError
 from app.search import client_index
 from app.urls import Urls
-from app.web import api_docs, context, crawlers, offline, search_context
+from app.web import api_docs, context, crawlers, feeds, history_context, offline, search_context
 from app.web.body import read_form_body, same_origin
 from app.web.cache import accepts_gzip
 from app.web.etags import etag_matches
@@ -31,6 +31,7 @@ from app.web.routing import Cache, Route, matches_a_route
 from app.web.state import Library
 from app.web.templating import render_page
 from app.web.views import (
+    ChangesPage,
     ClientIndex,
     ClientLanguage,
     ClientLanguageTexts,
@@ -78,7 +79,11 @@ def _page(request: Request, template: str, data: View | None, canonical: str,
             "canonical": urls.absolute(canonical, base),
             "icon_url": urls.absolute(urls.static("icon-512.png"), base),
             # The absolute form of any of the app's paths (links people copy and share).
-            "absolute": lambda path: urls.absolute(path, base)}
+            "absolute": lambda path: urls.absolute(path, base),
+            # The newest revision's date: "changed since your last visit" (static/visits.js).
+            "data_changed": _library(request).history.newest,
+            # The newest revision that changed something, as the pages say it.
+            "latest_change": _library(request).history.latest}
     return HTMLResponse(render_page(request.app.state.templates, template, page))
 
 
@@ -93,7 +98,8 @@ def home_page(request: Request) -> Response:
 def source_page(request: Request, source_id: str) -> Response:
     """A source's 가나다 index and table of contents, without rules for collections not owned."""
     lib, urls = _library(request), _urls(request)
-    data = context.source_context(lib.corpus, source_id, urls, _owned(request))
+    data = context.source_context(lib.corpus, source_id, urls, _owned(request),
+                                  changed=lib.history.last_changed)
     return _page(request, "source.html", data, urls.source(source_id))
 
 
@@ -103,6 +109,16 @@ def entry_page(request: Request, entry_id: str) -> Response:
     if entry_id not in lib.corpus.entries:
         if entry_id.endswith("/"):  # ids may hold "/", so this route also sees "/rules/X/"
             return trailing_slash(request, "rules/" + entry_id)
+        # An old link never dead-ends: a renamed id moved, a removed entry shows its last text.
+        moved = lib.history.redirects.get(entry_id)
+        if moved is not None:
+            return _moved(request, entry_id, moved)
+        removed = history_context.removed_context(lib.corpus, lib.history, entry_id, urls)
+        if removed is not None:
+            response = _page(request, "removed.html", removed, urls.entry(entry_id))
+            # A static host answers 200 for any file; the server says what it is.
+            response.status_code = 200 if urls.static_site else 410
+            return response
         # Links as forums and people write them (/rules/틈새+공격, /rules/attack-of-opportunity,
         # /rules/서지) land on the entry they name, or ask which one (app.corpus.lookup).
         found = named(lib.corpus, entry_id)
@@ -110,8 +126,53 @@ def entry_page(request: Request, entry_id: str) -> Response:
             return RedirectResponse(urls.entry(found[0]), status_code=301)
         if found:
             return _chooser(request, entry_id, found)
-    data = context.entry_context(lib.corpus, entry_id, urls, _owned(request))
+    data = history_context.entry_page_context(lib.corpus, lib.history, entry_id, urls,
+                                              _owned(request))
     return _page(request, "entry.html", data, urls.entry(entry_id))
+
+
+def _moved(request: Request, entry_id: str, target: str) -> Response:
+    """A renamed id's answer: 301 to the new one; on the static export (files cannot
+    redirect), a page that sends the browser on and links the new address."""
+    urls = _urls(request)
+    if not urls.static_site:
+        return RedirectResponse(urls.entry(target), status_code=301)
+    entry = _library(request).corpus.get(target)
+    return _page(request, "moved.html", None, urls.entry(target), old_id=entry_id,
+                 target=urls.entry(target), title=entry.title if entry else target)
+
+
+def history_page(request: Request, entry_id: str) -> Response:
+    """Every change to one entry, word by word."""
+    lib, urls = _library(request), _urls(request)
+    if entry_id not in lib.history.entries:
+        moved = lib.history.redirects.get(entry_id)
+        if moved is not None and not urls.static_site:
+            return RedirectResponse(urls.history(moved), status_code=301)
+        if entry_id.endswith("/"):
+            return trailing_slash(request, "history/" + entry_id)
+    data = history_context.history_context(lib.corpus, lib.history, entry_id, urls)
+    return _page(request, "history.html", data, urls.history(entry_id))
+
+
+def changes_page(request: Request, source_id: str | None = None) -> Response:
+    """What's new, by revision, every source's or one source's."""
+    lib, urls = _library(request), _urls(request)
+    data = history_context.changes_context(lib.corpus, lib.history, urls, source_id)
+    return _page(request, "changes.html", data, urls.changes(source_id))
+
+
+def changes_source_page(request: Request, source_id: str) -> Response:
+    return changes_page(request, source_id)
+
+
+def changes_feed(request: Request) -> Response:
+    """`/changes.atom`: the newest revisions, for feed readers and forum bots."""
+    lib, urls = _library(request), _urls(request)
+    data = history_context.changes_context(lib.corpus, lib.history, urls,
+                                           limit=history_context.FEED_REVISIONS)
+    return Response(feeds.changes_feed(data, urls, _base(request)),
+                    media_type="application/atom+xml")
 
 
 def timing_page(request: Request) -> Response:
@@ -230,16 +291,39 @@ def api_sources(request: Request) -> Response:
 
 def api_source(request: Request, source_id: str) -> Response:
     """A source: its entries in reading order, its index and table of contents."""
-    data = context.source_context(_library(request).corpus, source_id, _urls(request))
+    lib = _library(request)
+    data = context.source_context(lib.corpus, source_id, _urls(request),
+                                  changed=lib.history.last_changed)
     return SafeJSONResponse(data)
 
 
 def api_entry(request: Request, entry_id: str) -> Response:
-    """The entry contract (see README) plus the page's rendered extras."""
-    if entry_id.endswith("/") and entry_id not in _library(request).corpus.entries:
-        return trailing_slash(request, "api/entries/" + entry_id)
-    data = context.entry_context(_library(request).corpus, entry_id, _urls(request))
+    """The entry contract (see README) plus the page's rendered extras and its history."""
+    lib, urls = _library(request), _urls(request)
+    if entry_id not in lib.corpus.entries:
+        if entry_id.endswith("/"):
+            return trailing_slash(request, "api/entries/" + entry_id)
+        moved = lib.history.redirects.get(entry_id)
+        if moved is not None and moved in lib.corpus.entries:
+            return RedirectResponse(urls.api("entries/" + quote(moved, safe="/")),
+                                    status_code=301)
+        removed = history_context.removed_context(lib.corpus, lib.history, moved or entry_id,
+                                                  urls)
+        if removed is not None:
+            raise AppError(410, f"'{removed.id}' 항목은 {removed.removed}에 삭제되었습니다. "
+                                f"마지막 글과 이력: {removed.history_url}")
+    data = history_context.entry_page_context(lib.corpus, lib.history, entry_id, urls)
     return SafeJSONResponse(data)
+
+
+def api_changes(request: Request, source: str = "") -> Response:
+    """What's new, by revision (as /changes): every source's, or `source`'s."""
+    lib = _library(request)
+    if source and source not in lib.history.sources:
+        raise AppError(422, f"'{source}' 자료의 변경 내역은 없습니다. 있는 자료: "
+                            + ", ".join(lib.history.sources))
+    return SafeJSONResponse(history_context.changes_context(
+        lib.corpus, lib.history, _urls(request), source or None))
 
 
 def api_search(
@@ -388,6 +472,10 @@ ROUTES: tuple[Route, ...] = (
     Route("/", home_page, GET, cache=_PAGE),
     Route("/sources/{source_id}", source_page, GET, cache=_OWNED_PAGE),
     Route("/rules/{entry_id:path}", entry_page, GET, cache=_OWNED_PAGE),
+    Route("/history/{entry_id:path}", history_page, GET, cache=_PAGE),
+    Route("/changes", changes_page, GET, cache=_PAGE),
+    Route("/changes/{source_id}", changes_source_page, GET, cache=_PAGE),
+    Route("/changes.atom", changes_feed, GET, cache=_PAGE),
     Route("/timing", timing_page, GET, cache=_PAGE),
     Route("/search", search_page, GET, cache=Cache((*_SEARCH, "page"), owned=True),
           expensive=True),
@@ -401,6 +489,7 @@ ROUTES: tuple[Route, ...] = (
           model=SourcePage),
     Route("/api/entries/{entry_id:path}", api_entry, GET, cache=_PAGE,
           model=EntryPage),
+    Route("/api/changes", api_changes, GET, cache=Cache(("source",)), model=ChangesPage),
     Route("/api/search", api_search, GET,
           cache=Cache((*_SEARCH, "limit", "offset"), owned=True), expensive=True,
           model=SearchResults),

@@ -26,6 +26,7 @@ from uvicorn.supervisors import Multiprocess
 from app.corpus.snapshot import snapshot
 from app.errors import DataError
 from app.logs import log_config
+from app.pidfile import holding_pid_file
 from app.settings import Settings
 from app.urls import Urls
 from app.web.hosts import LAN
@@ -68,7 +69,8 @@ def serve(settings: Settings) -> int:
             print(f"룰사전: cannot start: {exc}", file=sys.stderr)
             return 1
         _announce(settings)
-        uvicorn.run(app, **config_args)  # type: ignore[arg-type]
+        with holding_pid_file(settings.pid_path):  # `data update` finds the server by it
+            uvicorn.run(app, **config_args)  # type: ignore[arg-type]
         return 0
     try:
         snapshots = _Snapshots(settings)
@@ -82,7 +84,8 @@ def serve(settings: Settings) -> int:
         _announce(settings)
         config = uvicorn.Config("app.main:app", workers=settings.workers,
                                 **config_args)  # type: ignore[arg-type]
-        _Supervisor(config, sockets=[config.bind_socket()], snapshots=snapshots).run()
+        with holding_pid_file(settings.pid_path):  # the supervisor takes the SIGHUP
+            _Supervisor(config, sockets=[config.bind_socket()], snapshots=snapshots).run()
     finally:
         snapshots.close()
     return 0

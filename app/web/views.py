@@ -113,6 +113,8 @@ class TreeNode(EntryRef):
     #: The parent's title, when the entry is not at the top.
     context: str | None
     collections: list[str]
+    #: The date its title or text last changed (marks "changed since your last visit").
+    changed: str | None = None
 
 
 class Letter(View):
@@ -225,6 +227,202 @@ class EntryPage(View):
     #: The rule belongs to collections the visitor does not own (shown, with a note).
     not_owned: bool
     settings_url: str
+    #: When it was added and last changed, with a link to its history (None: no history).
+    history: EntryHistoryLine | None = None
+
+    # Marked deprecated in the schema only: pydantic's own `deprecated=` warns on every read,
+    # and the JSON encoder reads it for every answer.
+    @computed_field(  # type: ignore[prop-decorator]
+        description="Deprecated: the old name of collection_codes (renamed 2026-12-01), kept "
+                    "for clients that read it; it will be removed in a later release.",
+        json_schema_extra={"deprecated": True})
+    @property
+    def cycles(self) -> list[str]:
+        """The old name of `collection_codes`: a stable field of the entry contract may not
+        vanish without notice."""
+        return self.collection_codes
+
+
+# --- History and changes ---------------------------------------------------------------------
+
+class RevisionRef(View):
+    """A revision of a source, with the upstream commit's date and subject."""
+
+    source: str
+    key: str
+    date: str
+    subject: str
+    #: The upstream commit's page, when the data names the commit and where commits are shown.
+    commit_url: str | None
+    #: The source's file differs from every listed revision (edited or copied in by hand).
+    local: bool
+    #: The history starts here: the revision's entries were there before it, since unknown.
+    baseline: bool
+    #: Its section on /changes.
+    url: str
+
+
+class TranslationLag(View):
+    """The paired text in another language (the original) changed after this one last did."""
+
+    lang: str
+    lang_name: str
+    #: When the other text last changed, and when this one did.
+    date: str
+    since: str
+    #: That change, on the other text's history page.
+    url: str
+
+
+class EntryHistoryLine(View):
+    """What an entry page says about the entry's past (the API's `history`)."""
+
+    url: str
+    #: The date of the revision that added it (None when the history starts with it there).
+    added: str | None
+    #: The date of the last revision that changed its title or text, if any did.
+    changed: str | None
+    #: How many revisions changed its title or text after it was added.
+    changes: int
+    #: The newer of the two: "changed since your last visit" compares with this.
+    last_changed: str
+    #: Ids it had before (they redirect here).
+    former_ids: list[str]
+    lag: TranslationLag | None
+
+
+class HistoryStep(View):
+    """One change on an entry's history page; `title_html` and `body_html` are word-level
+    differences (`<del>`, `<ins>`) against the version before."""
+
+    kind: str
+    revision: RevisionRef
+    anchor: str
+    id: str
+    title: str
+    text: str
+    title_html: str
+    body_html: str
+    #: The text as it was added (the first step shows it whole).
+    text_html: str
+    #: Most of the text is new: old and new are shown whole, one after the other.
+    rewrite: bool
+    size: str
+    added: int
+    removed: int
+    renamed_from: str | None
+
+
+class HistoryPage(View):
+    """Every change to one entry, newest first."""
+
+    id: str
+    title: str
+    title_html: str | None
+    lang: str
+    url: str
+    history_url: str
+    source: str
+    source_title: str
+    source_url: str
+    removed: bool
+    steps: list[HistoryStep]
+    changes_url: str
+
+
+class LangLink(View):
+    """A page in a given language."""
+
+    title: str
+    url: str
+    lang: str
+
+
+class RemovedPage(View):
+    """An entry a revision removed: its last text, marked as removed, with its dates."""
+
+    id: str
+    title: str
+    text: str
+    text_html: str
+    lang: str
+    source_title: str
+    source_url: str
+    added: str | None
+    removed: str
+    history_url: str
+    search_url: str
+    #: The same id in another language, where it still exists.
+    translations: list[LangLink]
+
+
+class ChangedEntry(View):
+    """An entry in a revision's list on /changes, with the size of its change."""
+
+    id: str
+    title: str
+    url: str
+    history_url: str
+    size: str
+    added: int
+    removed: int
+    title_changed: bool
+    large: bool
+    renamed_from: str | None
+    restored: bool
+
+
+class SourceChanges(View):
+    """What one revision changed in one source: new, rewritten, removed and renamed entries
+    in lists of their own."""
+
+    source: str
+    source_title: str
+    lang: str
+    key: str
+    #: The first revision of the history: its entries are counted, not listed.
+    first: bool
+    local: bool
+    entries: int
+    new: list[ChangedEntry]
+    rewritten: list[ChangedEntry]
+    removed: list[ChangedEntry]
+    renamed: list[ChangedEntry]
+    #: No title or text changed (markup or spacing only).
+    nothing: bool
+
+
+class RevisionChanges(View):
+    """One upstream revision (a commit may touch several sources)."""
+
+    anchor: str
+    revision: RevisionRef
+    sources: list[SourceChanges]
+
+
+class SourceFilter(View):
+    """A source one can narrow /changes to."""
+
+    id: str
+    title: str
+    lang: str
+    url: str
+    current: bool
+
+
+class ChangesPage(View):
+    """What's new, by revision, newest first (`/changes`, `/api/changes`, the feed)."""
+
+    source: str | None
+    revisions: list[RevisionChanges]
+    filters: list[SourceFilter]
+    all_url: str
+    feed_url: str
+    #: The newest revision's date (a baseline snapshot aside).
+    newest: str
+    url: str
+    #: The heading level of the lists (one source: no source headings above them).
+    list_level: int = 4
 
 
 # --- Home and timing -------------------------------------------------------------------------

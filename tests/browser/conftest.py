@@ -56,6 +56,11 @@ PAGES: dict[str, str] = {
     "faq-question": "/rules/faq/wilds/1",
     "english-entry": "/rules/en/Frost_Tokens",
     "settings": "/settings",
+    "entry-history-line": "/rules/Signature_Cards",
+    "history": "/history/Signature_Cards",
+    "history-english": "/history/en/Concealed_X",
+    "changes": "/changes",
+    "changes-source": "/changes/ahlcg-reference-en",
 }
 
 #: The same pages in the static export (`python -m app export`, served under /rules/), where
@@ -70,6 +75,8 @@ EXPORT_PAGES: dict[str, str] = {
     "not-found": "/rules/404.html",
     "faq-question": "/rules/rules/faq/wilds/1/",
     "english-entry": "/rules/rules/en/Frost_Tokens/",
+    "history": "/rules/history/Signature_Cards/",
+    "changes": "/rules/changes/",
 }
 #: Every checked page of both sites: (site, page name, path); `site_base` gives the base URL.
 SITE_PAGES: list[tuple[str, str, str]] = [

@@ -12,6 +12,7 @@ import importlib
 from collections.abc import Callable
 
 from app.corpus.models import GameSpec, RawEntry, SourceSpec
+from app.errors import DataError
 
 Parser = Callable[[str, SourceSpec, GameSpec], list[RawEntry]]
 
@@ -30,3 +31,16 @@ def get_parser(kind: str) -> Parser | None:
         return None
     parse: Parser = importlib.import_module(module).parse
     return parse
+
+
+def parse_bytes(data: bytes, spec: SourceSpec, game: GameSpec) -> list[RawEntry]:
+    """The entries of a file's bytes, by `spec`'s parser; `DataError` naming `spec.file` for
+    an unknown parser, text that is not UTF-8 or content the parser refuses."""
+    parser = get_parser(spec.parser)
+    if parser is None:
+        raise DataError("sources.json", f'source "{spec.id}"', f'unknown parser "{spec.parser}"')
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DataError(spec.file, f"byte {exc.start}", f"not UTF-8 text ({exc.reason})") from None
+    return parser(text, spec, game)
