@@ -22,6 +22,9 @@ var RulesAnalysis = (function () {
   // characters are matched too: ǰ folds to j + ̌ though its decomposed form does not change).
   const CASED = "\\p{Changes_When_Casefolded}";
   const MARK = /\p{Mn}/gu;
+  // Text of ASCII and Hangul never folds (scripts.unfolded): answered first.
+  const UNFOLDED = /^[\t\n\r !-~\uAC00-\uD7A3\u3131-\u3163]*$/;
+  const HANGUL_LETTER = /\p{Script=Hangul}/u;
   // eslint-disable-next-line no-control-regex -- ASCII is U+0000 to U+007F
   const ASCII = /^[\x00-\x7f]*$/;
 
@@ -150,12 +153,13 @@ var RulesAnalysis = (function () {
     /** `text` with each character folded to one character (scripts.fold_text): as long as
      * the text. @param {string} text */
     foldText(text) {
-      if (isAscii(text)) return text;
+      if (UNFOLDED.test(text)) return text;
       const cache = this.charFolds;
       return text.replace(/[\u0080-\u{10FFFF}]/gu, (c) => {
         let found = cache.get(c);
         if (found === undefined) {
-          const f = this.fold(c);
+          // Compatibility jamo are Korean letters, not a compatibility form (fold_char).
+          const f = HANGUL_LETTER.test(c) ? c : this.fold(c);
           found = Array.from(f).length === 1 ? f : c;
           cache.set(c, found);
         }
@@ -335,7 +339,7 @@ var RulesAnalysis = (function () {
       parts = parts.concat(parts[1].split(this.alternatives));
       const out = unique(parts.map((p) => (p.match(this.word) || []).join("")).filter(Boolean));
       // A title in another script answers to its plain spelling too.
-      out.filter(function (k) { return !isAscii(k); }).forEach((k) => {
+      out.filter(function (k) { return !UNFOLDED.test(k); }).forEach((k) => {
         this.letterForms(k).forEach(function (f) { if (out.indexOf(f) < 0) out.push(f); });
       });
       return out;

@@ -199,9 +199,13 @@ def is_inflected(word: str) -> bool:
         len(word) > len(e) and word.endswith(e) for e in _VERB_ENDINGS)
 
 
+_SYLLABLES = re.compile("[가-힣]+")
+
+
 def is_hangul(word: str) -> bool:
-    """True when `word` is made of precomposed syllables only."""
-    return bool(word) and all(is_syllable(c) for c in word)
+    """True when `word` is made of precomposed syllables only (a regex: it is asked of every
+    term of the index at start-up)."""
+    return _SYLLABLES.fullmatch(word) is not None
 
 
 def words(text: str) -> list[str]:
@@ -359,7 +363,7 @@ def title_parts(title: str) -> list[str]:
         if key and key not in out:
             out.append(key)
     # A title in another script answers to its plain spelling too (`Élimination`).
-    for key in [k for k in out if not k.isascii()]:
+    for key in [k for k in out if not scripts.unfolded(k)]:
         for form in scripts.letter_forms(key):
             if form not in out:
                 out.append(form)

@@ -142,6 +142,8 @@ def fold(word: str) -> str:
 def fold_char(char: str) -> str:
     """One character folded, when it folds to one character (`é` → e; `æ` stays): text folded
     so keeps its length, and a match in it marks the same place in the text as written."""
+    if "HANGUL" in unicodedata.name(char, ""):
+        return char  # compatibility jamo are Korean letters, not a compatibility form
     folded = fold(char)
     return folded if len(folded) == 1 else char
 
@@ -152,6 +154,13 @@ def fold_char(char: str) -> str:
 _CHAR_FOLDS: dict[str, str] = {}
 _SEEN: set[str] = set()
 _FOLDABLE: re.Pattern[str] | None = None
+#: Text made only of ASCII and Hangul never folds: the common case, answered first.
+_UNFOLDED = re.compile(r"[\x00-\x7f가-힣ㄱ-ㅎㅏ-ㅣ]*")
+
+
+def unfolded(text: str) -> bool:
+    """True when folding leaves `text` as it is for certain (ASCII and Hangul only)."""
+    return _UNFOLDED.fullmatch(text) is not None
 
 
 def fold_text(text: str, *, remember: bool = False) -> str:
@@ -159,7 +168,7 @@ def fold_text(text: str, *, remember: bool = False) -> str:
     folded text marks the same place in the text as written (snippets, the re-rank). With
     `remember`, the folds of its characters are kept for the next texts (the corpus's)."""
     global _FOLDABLE
-    if text.isascii():
+    if text.isascii() or _UNFOLDED.fullmatch(text):
         return text
     new = set(text) - _SEEN
     extra = {c: f for c in new if not c.isascii() and (f := fold_char(c)) != c}

@@ -137,8 +137,9 @@ class SearchIndex:
         self._local = threading.local()
         self._documents = {doc.id: doc for doc in documents(corpus)}
         # Each document's texts as snippets cut them and as `present_terms` tests them, made
-        # once: its own (with English), then each other translation's.
-        self._segments = {i: _segments(d) for i, d in self._documents.items()}
+        # once, when it is first a result (most never are: start-up need not wait for them):
+        # its own (with English), then each other translation's.
+        self._segments: dict[str, tuple[_Segment, ...]] = {}
         self.titles = TitleTable(tuple(self._documents.values()))
         self._reranker = Reranker(tuple(self._documents.values()))
         english = [d.english or (d.entry.title if d.entry.lang == "en" else "")
@@ -310,7 +311,11 @@ class SearchIndex:
     def segment(self, entry_id: str, terms: list[str], source: str | None = None) -> _Segment:
         """The language a result is shown in: the translation a `source` filter names, else
         the text holding the most of the (folded) query `terms`, the entry's own on a tie."""
-        segments = self._segments[entry_id]
+        segments = self._segments.get(entry_id)
+        if segments is None:
+            # Two threads may make the same one at once; either copy is the same.
+            segments = self._segments.setdefault(entry_id,
+                                                 _segments(self._documents[entry_id]))
         if source is not None:
             chosen = next((s for s in segments if s.source == source), None)
             if chosen is not None:
