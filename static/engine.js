@@ -146,12 +146,13 @@ var RulesEngine = (function (R, M) {
     rerankTexts(ds) {
       const an = this.an.memoised(), texts = /** @type {string[]} */ (this.texts);
       ds.forEach((d) => {
-        const parts = [texts[d]];
+        /** @type {string[]} */
+        const parts = [];
         this.languages.forEach((lang) => {
           const entry = this.added[lang].entries[String(d)];
           if (entry) parts.push(entry[1] + "\n" + (this.addedTexts[lang].texts[String(d)] || ""));
         });
-        this.reranker.addText(an, d, parts.join("\n\n").trim());
+        this.reranker.addText(an, d, texts[d].trim(), parts);
       });
     }
 

@@ -285,9 +285,17 @@ var RulesMatching = (function (R) {
     }
     /** Document `d`'s text for the features: one line per sentence (proximity stops at a line
      * break; passage counts per line), Hangul and Latin apart, and where each line starts.
-     * @param {Analysis} an @param {number} d @param {string} text */
-    addText(an, d, text) {
+     * @param {Analysis} an @param {number} d @param {string} text
+     * @param {string[]} [translations] each added translation's title and text */
+    addText(an, d, text, translations) {
       const sentences = an.foldText(text).split(this.sentenceEnd).map(function (s) { return an.words(s); });
+      // The translations' sentences after the entry's own, without their numbers (numbers
+      // are in every language, and a Korean query's only words that are not Hangul).
+      (translations || []).forEach((t) => {
+        an.foldText(t).split(this.sentenceEnd).forEach(function (s) {
+          sentences.push(an.words(s).filter(function (w) { return !/^[0-9]+$/.test(w); }));
+        });
+      });
       const lines = [this.titleText[d]].concat(sentences.map(function (ws) {
         return ws.filter(function (w) { return !isLatin(w); }).join("");
       })).filter(Boolean);

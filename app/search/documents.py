@@ -55,11 +55,6 @@ class Document:
         return not self.translated or self.translated[0].id != self.entry.id
 
     @property
-    def search_text(self) -> str:
-        """Every text of the document, its translations' included (the re-rank's)."""
-        return "\n\n".join([self.text, *(segment(t) for t in self.translated)]).strip()
-
-    @property
     def sources(self) -> tuple[str, ...]:
         """The sources a filter finds the document by: its entry's and its translations'."""
         return tuple(dict.fromkeys(e.source for e in (self.entry, *self.folded,

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from app.search import analysis
 from app.search.contract import CONTRACT
-from app.search.documents import Document
+from app.search.documents import Document, segment
 from app.search.query import Plan
 from app.search.scripts import fold_text
 
@@ -152,7 +152,12 @@ def _prepare(doc: Document) -> _Doc:
         for w in analysis.words(entry.title)
         if not w.isdigit() and not analysis.is_function_word(w))
     sentences = [analysis.words(s) for s in
-                 SENTENCE_END.split(fold_text(doc.search_text, remember=True))]
+                 SENTENCE_END.split(fold_text(doc.text.strip(), remember=True))]
+    # The translations' sentences after the entry's own, without their numbers: numbers are
+    # in every language, and a Korean query's only words that are not Hangul.
+    sentences += [[w for w in analysis.words(s) if not w.isdigit()]
+                  for t in doc.translated
+                  for s in SENTENCE_END.split(fold_text(segment(t), remember=True))]
     lines = [title_text] + ["".join(w for w in ws if not _is_latin(w)) for ws in sentences]
     lines = [line for line in lines if line]
     starts, at = [], 0
