@@ -470,7 +470,8 @@ var RulesEngine = (function (R, M) {
         game_name: game.name, game_short: game.short, where: docs.where[d],
         context: game.short + " · " + docs.where[d], snippet: snippet,
         shown: other ? other.shown : docs.id[d], lang: other ? other.lang : docs.lang[d],
-        entry: other ? { title: docs.title[d], url: docs.url[d], lang: docs.lang[d] } : null };
+        entry: other ? { title: docs.title[d], url: docs.url[d], lang: docs.lang[d],
+          lang_name: this.index.language_names[docs.lang[d]] || docs.lang[d] } : null };
     }
 
     /** The language a result is shown in (searcher.SearchIndex.segment): the text holding

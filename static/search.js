@@ -83,7 +83,7 @@
     if (hit.entry) {
       // Found in a translation's language: its title, and the entry beside it.
       h2.setAttribute("lang", hit.lang);
-      var beside = element("p", "result-entry", "한국어: ");
+      var beside = element("p", "result-entry", hit.entry.lang_name + ": ");
       var entry = /** @type {HTMLAnchorElement} */ (element("a", "", hit.entry.title));
       entry.href = hit.entry.url;
       entry.setAttribute("lang", hit.entry.lang);

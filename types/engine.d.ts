@@ -88,6 +88,8 @@ interface ClientIndex {
   counts: Record<string, number>;
   /** The translation languages whose files exist (`ClientLanguage`). */
   languages: string[];
+  /** Every language's own name, by code. */
+  language_names: Record<string, string>;
   postings: Record<string, Record<string, string>>;
   synonyms: Record<string, Record<string, string[]>>;
   related: Record<string, Record<string, string[]>>;
@@ -220,7 +222,7 @@ interface EngineHit {
   shown: string;
   lang: string;
   /** The result's own entry, shown beside a translation's title. */
-  entry: { title: string; url: string; lang: string } | null;
+  entry: { title: string; url: string; lang: string; lang_name: string } | null;
 }
 
 /** searcher.Results. */

@@ -170,6 +170,9 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
                    else sum(1 for d in docs if d.base) for f in FIELDS},
         #: The translation languages whose files (`language_index`, `language_texts`) exist.
         "languages": languages(docs),
+        #: Every language's own name (`languages.json`): "한국어" beside a translation's title.
+        "language_names": {s.spec.lang: corpus.language(s.spec.lang).name
+                           for s in corpus.sources},
         "titles": {
             "parts": titles,
             #: Each document's place among titles that match equally well.

@@ -89,7 +89,7 @@ def entry_points(corpus: Corpus, urls: Urls) -> EntryPoints:
     language; translations have theirs) and each game's declared quick links."""
     timing = [TimingLink.of(e, urls, steps=sum(1 for r in e.table or () if r.cells and
                                                r.cells[0].colour == "green"))
-              for e in timing_tables(corpus) if e.lang == "ko"]
+              for e in timing_tables(corpus) if _is_reference(corpus, e)]
     quick = [QuickLink.of(corpus.entries[q], urls, game_name=g.name)
              for g in corpus.games for q in g.quick if q in corpus.entries]
     return EntryPoints(timing=timing, quick=quick, timing_url=urls.timing())
@@ -150,6 +150,7 @@ def source_context(
         # Hidden rules take their sub-rules with them out of the indexes.
         shown_count=sum(1 for e in entries if not _hidden_within(corpus, e, shown)),
         settings_url=urls.settings(),
+        index_by=language.by,
     )
 
 
@@ -292,9 +293,16 @@ def _translations(corpus: Corpus, entry: Entry, urls: Urls) -> list[Translation]
     return [Translation.of(other, urls, lang=lang, html=other.html,
                            lang_name=corpus.language(lang).name,
                            source_title=_source_title(corpus, other),
-                           original=_is_original(corpus, other))
+                           original=_is_original(corpus, other),
+                           reference=_is_reference(corpus, other))
             for lang, other in ((lang, corpus.entries[i]) for lang, i in
                                 entry.translations.items())]
+
+
+def _is_reference(corpus: Corpus, entry: Entry) -> bool:
+    """Whether `entry` is of a source that translates none (the reference's own)."""
+    source = corpus.source(entry.source)
+    return source is not None and source.spec.translation_of is None
 
 
 def _is_original(corpus: Corpus, entry: Entry) -> bool:

@@ -147,6 +147,8 @@ class SourcePage(SourceFields):
     hidden: list[HiddenRef]
     shown_count: int
     settings_url: str
+    #: How a title finds its letter in this source's language (languages.json's `by`).
+    index_by: str = "letter"
 
 
 # --- One entry -------------------------------------------------------------------------------
@@ -187,6 +189,9 @@ class Translation(EntryRef):
     source_title: str
     #: True for the publisher's original (원문); a translation of it is 번역.
     original: bool = False
+    #: True for the entry of the reference itself (a source that translates none): a
+    #: translation's page links to it rather than showing it.
+    reference: bool = False
 
 
 class EntryPage(View):
@@ -749,6 +754,8 @@ class ClientIndex(View):
     #: The translation languages with files of their own (`ClientLanguage`): a visitor
     #: downloads only the languages they read.
     languages: list[str]
+    #: Every language's own name, by code.
+    language_names: dict[str, str]
     #: Per field, term → encoded docnums and frequencies.
     postings: dict[str, dict[str, str]]
     #: Per game, a player's word → the official terms.
