@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser
 
+from bench.server import running_server
 from tests.browser.conftest import new_context
-from tests.conftest import DATA, ROOT, running_server
+from tests.conftest import DATA, ROOT
 
 TINY = ROOT / "tests" / "cases" / "tiny"
 
