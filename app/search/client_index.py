@@ -169,7 +169,7 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
         "counts": {f: sum(1 for d in docs if d.translated) if f in TRANSLATION_FIELDS
                    else sum(1 for d in docs if d.base) for f in FIELDS},
         #: The translation languages whose files (`language_index`, `language_texts`) exist.
-        "languages": languages(docs),
+        "languages": languages(corpus, docs),
         #: Every language's own name (`languages.json`): "한국어" beside a translation's title.
         "language_names": {s.spec.lang: corpus.language(s.spec.lang).name
                            for s in corpus.sources},
@@ -218,9 +218,13 @@ def texts(corpus: Corpus) -> dict[str, Any]:
     }
 
 
-def languages(docs: tuple[Document, ...]) -> list[str]:
-    """The languages of the documents' translations other than English, first met first."""
-    return list(dict.fromkeys(t.lang for doc in docs for t in doc.translated))
+def languages(corpus: Corpus, docs: tuple[Document, ...]) -> list[str]:
+    """The languages of the documents' translations other than English, in the manifest's
+    order: the order of each document's translations (`Document.translated`), which the
+    engine follows when it adds them."""
+    found = {t.lang for doc in docs for t in doc.translated}
+    return [lang for lang in dict.fromkeys(s.spec.lang for s in corpus.sources)
+            if lang in found]
 
 
 def _in_language(docs: tuple[Document, ...], lang: str) -> list[tuple[int, Entry]]:

@@ -70,7 +70,7 @@ def _optional(source: Source) -> bool:
 
 def search_languages(corpus: Corpus, urls: Urls) -> list[SearchLanguage]:
     """Each optional language's name and browser-engine files (`/search-index.de.json`)."""
-    langs = client_index.languages(documents(corpus))
+    langs = client_index.languages(corpus, documents(corpus))
     return [SearchLanguage(lang=lang, name=corpus.language(lang).name,
                            index=urls.search_index("index", lang),
                            texts=urls.search_index("texts", lang)) for lang in langs]
