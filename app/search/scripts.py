@@ -113,14 +113,13 @@ def hangul_class() -> str:
 
 
 @functools.cache
-def _han_set() -> frozenset[int]:
-    return frozenset(c for a, b in han_ranges() for c in range(a, b + 1))
+def _han_word() -> re.Pattern[str]:
+    return re.compile(f"[{han_class()}]+")
 
 
 def is_han(word: str) -> bool:
     """True when `word` is made of Han ideographs only."""
-    han = _han_set()
-    return bool(word) and all(ord(c) in han for c in word)
+    return _han_word().fullmatch(word) is not None
 
 
 def grams(word: str, size: int) -> list[str]:
