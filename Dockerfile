@@ -43,6 +43,10 @@ RUN useradd --system --no-log-init --uid 10001 --user-group --no-create-home \
 
 COPY --from=build /opt/venv /opt/venv
 COPY --from=build /app /app
+# The folder the server prepares each data version in for its workers (RULES_STATE_DIR, with
+# RULES_WORKERS above 1): the runtime user's own, 0700. With a read-only root (compose.yaml) a
+# tmpfs owned by that user is mounted over it.
+RUN install -d -o 10001 -g 10001 -m 0700 /app/var/state
 
 WORKDIR /app
 ENV PATH=/opt/venv/bin:$PATH \
@@ -52,6 +56,7 @@ ENV PATH=/opt/venv/bin:$PATH \
     RULES_HOST=0.0.0.0 \
     RULES_PORT=8000 \
     RULES_INDEX_DIR=/app/var/index \
+    RULES_STATE_DIR=/app/var/state \
     RULES_PID_FILE=/tmp/rulesajeon.pid
 
 # Numeric, so Kubernetes' runAsNonRoot can verify it: the "rules" user made above.

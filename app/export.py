@@ -22,9 +22,12 @@ left out, and the static links never point at them.
 from __future__ import annotations
 
 import asyncio
+import glob
 import gzip
+import os
 import re
 import shutil
+import tempfile
 import time
 from collections.abc import Iterator, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
@@ -290,6 +293,30 @@ def references(text: str, urls: Urls) -> set[str]:
     return found
 
 
+def _own_folder(directory: Path, kind: str) -> Path:
+    """A new folder beside `directory` for this export's `kind` ("building", "old"), marked as
+    the export's own from the start: only folders carrying the marker are ever deleted."""
+    folder = Path(tempfile.mkdtemp(prefix=f".{directory.name}.{kind}-", dir=directory.parent))
+    folder.chmod(0o777 & ~_umask())
+    (folder / MARKER).write_text(f"{kind}\n", encoding="utf-8")
+    return folder
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _remove_leftovers(directory: Path) -> None:
+    """Delete what an interrupted export left beside `directory`: its own marked folders only,
+    never a folder someone else made (`.site.old` of another tool is left alone)."""
+    for kind in ("building", "old"):
+        for folder in directory.parent.glob(f".{glob.escape(directory.name)}.{kind}-*"):
+            if folder.is_dir() and not folder.is_symlink() and (folder / MARKER).is_file():
+                shutil.rmtree(folder, ignore_errors=True)
+
+
 def _replaceable(directory: Path) -> bool:
     """Whether `directory` may be replaced: absent, empty, or a previous export."""
     return not directory.exists() or (directory.is_dir() and (
@@ -316,14 +343,13 @@ def export_site(settings: Settings, directory: Path, base_url: str | None = None
         raise ExportError(f"{directory} is not empty and not an earlier export: "
                           f"choose an empty or new folder")
     site_settings = export_settings(settings, base_url)
-    app = create_app(site_settings, static_site=True)
+    app = create_app(site_settings, static_site=True, build=False)
     urls: Urls = app.state.urls
     directory.parent.mkdir(parents=True, exist_ok=True)
-    # Beside the target (same file system, so the move is a rename), with the umask's
-    # permissions: a web server's own user must be able to read what it serves.
-    building = directory.with_name(f".{directory.name}.building")
-    shutil.rmtree(building, ignore_errors=True)
-    building.mkdir()
+    _remove_leftovers(directory)
+    # Beside the target (same file system, so the move is a rename), under a name no one else
+    # uses, with the umask's permissions: a web server's own user must read what it serves.
+    building = _own_folder(directory, "building")
     try:
         # In a thread of its own: the caller may be running an event loop already (a notebook,
         # Playwright's sync API in the tests), where asyncio.run is refused.
@@ -331,12 +357,14 @@ def export_site(settings: Settings, directory: Path, base_url: str | None = None
             pages, files, size = pool.submit(
                 asyncio.run, _write_site(app, urls, building, precompress)).result()
         (building / MARKER).write_text(app.state.library.version + "\n", encoding="utf-8")
-        old = directory.with_name(f".{directory.name}.old")
-        shutil.rmtree(old, ignore_errors=True)
+        old: Path | None = None
         if directory.exists():
-            directory.rename(old)
+            old = _own_folder(directory, "old")
+            directory.rename(old / directory.name)
         building.rename(directory)
-        shutil.rmtree(old, ignore_errors=True)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
     finally:
-        shutil.rmtree(building, ignore_errors=True)
+        if building.exists():
+            shutil.rmtree(building, ignore_errors=True)
     return ExportResult(directory, pages, files, size, time.monotonic() - started)

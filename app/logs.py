@@ -51,3 +51,39 @@ def log_config(level: str, fmt: str) -> dict[str, Any]:
             "app": {"handlers": ["default"], "level": upper, "propagate": False},
         },
     }
+
+
+class Throttled:
+    """One logger's lines for events a client can cause at will (a refused request head, a
+    connection closed mid-answer), at most `burst` per kind in each `period` seconds; the rest
+    are counted and said in one line when the next period begins.
+
+    A flood of bad requests then costs the log a few lines a minute per worker, not one (or a
+    traceback) per request.
+    """
+
+    def __init__(self, logger: logging.Logger, *, burst: int = 10, period: float = 60.0,
+                 clock: Any = None) -> None:
+        import time
+
+        self.logger = logger
+        self.burst = burst
+        self.period = period
+        self._clock = clock or time.monotonic
+        #: kind → [period start, lines logged, lines left out]
+        self._kinds: dict[str, list[float]] = {}
+
+    def log(self, level: int, kind: str, message: str, *args: object) -> None:
+        """Log `message % args` unless this `kind` already used its lines for this period."""
+        now = self._clock()
+        state = self._kinds.setdefault(kind, [now, 0, 0])
+        if now - state[0] >= self.period:
+            if state[2]:
+                self.logger.log(level, "%s: %d more in the last %.0f s (not logged one by one)",
+                                kind, state[2], now - state[0])
+            state[:] = [now, 0, 0]
+        if state[1] < self.burst:
+            state[1] += 1
+            self.logger.log(level, message, *args)
+        else:
+            state[2] += 1

@@ -27,6 +27,10 @@ class Settings(BaseSettings):
     workers: int = Field(default=1, ge=1, le=64)
     data_dir: Path = _ROOT / "data"
     index_dir: Path = _ROOT / "var" / "index"
+    #: The folder the server owns for the prepared data its workers serve (with several
+    #: workers): the data copy, its index and built answers, and the workers' readiness.
+    #: Created 0700; never a shared temporary folder, where cleaners delete old files.
+    state_dir: Path = _ROOT / "var" / "state"
     #: Where `serve` writes its process id (and holds a lock while it runs), so that
     #: `python -m app data update` can tell it to reload. Default: beside the index folder.
     pid_file: Path | None = None

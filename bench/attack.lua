@@ -3,7 +3,10 @@
 --   flood <paths-file> <threads>  sends its share of the file's lines once each, in order, then
 --                             stops the thread (unique worst-case query URLs: nothing repeats);
 --   bust <budget> <seed>      builds cache-busting requests with math.random and stops the
---                             thread after <budget> answers.
+--                             thread after <budget> answers;
+--   heavy <seed>              the heaviest answers, busted: /search-index.json?z=<random>,
+--                             /search-texts.json and /timing?z=<random> in turn (#20 H2);
+--   load <seed>               a reader's mix during a reload: entry pages, the index, search.
 --
 -- Every thread counts its answers per status in `response()`; `done()` prints one JSON line
 -- with the totals, wrk's transport errors and whether a flood ran out of paths.
@@ -55,11 +58,17 @@ init = function(args)
       if k % every == (offset or 0) then paths[#paths + 1] = line end
       k = k + 1
     end
+  elseif mode == "heavy" or mode == "load" then
+    math.randomseed(tonumber(args[2]) + 7919 * (offset or 0))
   else
     budget = tonumber(args[2])
     prepare_bust(tonumber(args[3]) + 7919 * (offset or 0))
   end
 end
+
+local heavy = { "/search-index.json?z=", "/search-texts.json", "/timing?z=" }
+local readers = { "/rules/Attack_of_Opportunity", "/rules/Skill_Test_Timing", "/",
+                  "/sources/ahlcg-reference", "/timing", "/api/search?q=%EB%8B%A8%EC%84%9C" }
 
 local function random_text(max_len)
   local n, parts = math.random(max_len), {}
@@ -128,6 +137,15 @@ request = function()
   end
   local headers = {}
   if math.random() < 0.5 then headers["Accept-Encoding"] = "gzip" end
+  if mode == "heavy" then
+    sent = sent + 1
+    local path = heavy[sent % #heavy + 1]
+    if path:sub(-1) == "=" then path = path .. math.random(1, 2000000000) end
+    return wrk.format("GET", path, headers)
+  elseif mode == "load" then
+    sent = sent + 1
+    return wrk.format("GET", readers[sent % #readers + 1], headers)
+  end
   if math.random() < 0.3 then headers["Cookie"] = cookie() end
   return wrk.format("GET", bust_path(), headers)
 end

@@ -1,11 +1,13 @@
-"""Attack bench: the production configuration under a typo flood and a cache-busting run.
+"""Attack bench: the production configuration under floods, slow readers and reloads.
 
     .venv/bin/python -m bench.attack [--flood-seconds 30] [--bust-requests 100000] [--quick]
+        [--only issue8|issue20|slow|heavy|reload] [--phase-seconds 20] [--before REV]
 
 Starts `python -m app serve` with RULES_WORKERS=2 and otherwise default settings on 127.0.0.1
 (`bench.server.running_server`, the index built once in a temporary folder; a fresh server per
-phase so each phase starts from an empty response cache) and runs three phases, each bounded
-in time:
+phase so each phase starts from an empty response cache) and runs six phases, each bounded
+in time (4-6 are #20's, described in `bench.attack_phases`; `--before REV` runs them on the
+code at REV first, in a temporary git worktree):
 
 1. **Typo flood**: 20 wrk connections send unique worst-case queries (`bench.hostile_queries.
    generate`, percent-encoded, never one URL twice, so the response cache never answers)
@@ -24,6 +26,13 @@ in time:
    the samples is within 2 MiB of the max over the middle third).
 3. **Worst single query in-process**: `bench.hostile_queries.main` (its own measurement), the
    max per path (search, suggest, closest_entries) against its 20 ms target.
+4. **Slow readers**: 16, then 2,000 sockets (SO_RCVBUF 4096) that pipeline 120 requests each
+   (searches, then `/search-index.json`) and never read, each replaced at once when the server
+   closes it, for `--phase-seconds`.
+5. **Heavy answers busted**: `wrk -c50` on `/search-index.json?z=<random>`,
+   `/search-texts.json` and `/timing?z=<random>`.
+6. **A reload under load**: two SIGHUP reloads (a new data version each) under `wrk -c20`
+   readers, with the index in memory (an index folder others may write), each waited for.
 
 wrk counts answers per status in Lua (503 apart from other 5xx). One table per phase and a
 summary are printed; a missed target says **FAIL**; the exit status is 0 either way (a bench).
@@ -36,6 +45,7 @@ import argparse
 import contextlib
 import io
 import json
+import os
 import re
 import shutil
 import signal
@@ -50,9 +60,10 @@ from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 from app.settings import Settings
+from bench import attack_phases as phases
 from bench import hostile_queries
 from bench.load import cpu_seconds
-from bench.server import rss_kib, running_server, serving_pids
+from bench.server import ROOT, rss_kib, running_server, serving_pids, worktree
 
 LUA = Path(__file__).with_name("attack.lua")
 SEED = 20261201
@@ -105,24 +116,47 @@ class _Server:
 # --- helpers --------------------------------------------------------------------------------
 
 @contextlib.contextmanager
-def _server(work: Path, name: str) -> Iterator[_Server]:
-    env = {"RULES_WORKERS": "2", "RULES_INDEX_DIR": str(work / "index")}
+def _server(work: Path, name: str, code: Path = ROOT, **extra: str) -> Iterator[_Server]:
+    env = {"RULES_WORKERS": "2", "RULES_INDEX_DIR": str(work / "index"),
+           "RULES_STATE_DIR": str(work / f"state-{name}"), **extra}
     log = work / f"server-{name}.log"
-    with running_server(env, timeout=300, log_path=log) as (base, process):
-        yield _Server(base, urlsplit(base).port or 80, process.pid, log)
+    workers: set[int] = set()
+    try:
+        with running_server(env, timeout=300, log_path=log, cwd=code) as (base, process):
+            try:
+                yield _Server(base, urlsplit(base).port or 80, process.pid, log)
+            finally:
+                workers = set(serving_pids(process.pid)) - {process.pid}
+    finally:
+        # A server that drowned (the code before #20) may leave workers the supervisor could
+        # not stop: end them, by their own pid.
+        for pid in workers:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
 
 
-def _run_wrk(server: _Server, seconds: int, *script_args: str) -> WrkResult:
-    """One wrk run of `bench/attack.lua`, ended early (SIGINT) when the script says "stop"."""
+def _run_wrk(server: _Server, seconds: int, *script_args: str,
+             connections: int = CONNECTIONS, stop: threading.Event | None = None) -> WrkResult:
+    """One wrk run of `bench/attack.lua`, ended early (SIGINT) when the script says "stop"
+    or `stop` is set."""
     wrk = shutil.which("wrk")
     if wrk is None:
         raise RuntimeError("wrk is not installed (apt-get install wrk)")
     proc = subprocess.Popen(
-        [wrk, "-t1", f"-c{CONNECTIONS}", f"-d{seconds}s", "--timeout", "10s", "-s", str(LUA),
+        [wrk, "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s", "-s", str(LUA),
          server.base, "--", *script_args],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     killer = threading.Timer(seconds + 60, proc.kill)
     killer.start()
+
+    def interrupt() -> None:
+        if stop is not None and not stop.wait(seconds + 60):
+            return
+        with contextlib.suppress(ProcessLookupError):
+            proc.send_signal(signal.SIGINT)
+
+    if stop is not None:
+        threading.Thread(target=interrupt, daemon=True).start()
     try:
         assert proc.stdout is not None
         lines = []
@@ -363,6 +397,102 @@ def _report(phase: str, title: str, rows: list[Row], summary: list[Row]) -> None
     summary += [(f"{phase}: {a}", b, c, d) for a, b, c, d in rows if d]
 
 
+# --- phases 4-6 (#20): slow readers, heavy answers busted, a reload under load ---------------
+
+def _slow_phase(server: _Server, seconds: int) -> list[Row]:
+    """16 non-reading sockets pipelining searches, then 2,000 pipelining the biggest answer,
+    each part with its own probe window against the same unloaded probe."""
+    unloaded = phases.baseline(server.port)
+    rows: list[Row] = []
+    for count, payload, what in ((16, "search", "120 searches (limit=50)"),
+                                 (2_000, "index", "120 × /search-index.json")):
+        part = f"{count:,} sockets"
+        workers = serving_pids(server.pid)
+        with phases.spending(lambda: serving_pids(server.pid)) as spend, \
+                phases.probing(server.port) as loaded:
+            stats = phases.slow_readers(server.port, count, payload, seconds)
+        rows.append((f"{count:,} non-reading sockets (SO_RCVBUF 4096) pipelining {what}, "
+                     f"{seconds} s", ", ".join(f"{k} {v:,}" for k, v in stats.items()), "", ""))
+        rows += spend.rows(part, seconds)
+        rows += phases.probe_rows(unloaded, loaded, part)
+        if serving_pids(server.pid) != workers:
+            rows.append((f"{part}: worker processes", "changed (a worker restarted)", "stable",
+                         "**FAIL**"))
+    return rows + phases.version_rows(server.port, serving_pids(server.pid))
+
+
+def _heavy_phase(server: _Server, seconds: int) -> list[Row]:
+    unloaded = phases.baseline(server.port)
+    with phases.spending(lambda: serving_pids(server.pid)) as spend, \
+            phases.probing(server.port) as loaded:
+        result = _run_wrk(server, seconds, "heavy", str(SEED), connections=50)
+    errors = result.count(lambda s: s >= 500)
+    rows = [("wrk -c50: /search-index.json?z=<random>, /search-texts.json, /timing?z=<random>",
+             f"{result.rps:,.0f} answers/s ({result.requests:,} in {result.seconds:.1f} s), "
+             f"statuses {json.dumps(result.statuses)}", "", ""),
+            ("5xx answers to the attacker", f"{errors:,}", "0", _verdict(errors == 0))]
+    rows += spend.rows("wrk -c50", seconds)
+    return (rows + phases.probe_rows(unloaded, loaded)
+            + phases.version_rows(server.port, serving_pids(server.pid)))
+
+
+RELOADS = 2
+
+
+def _reload_phase(server: _Server, seconds: int, data: Path, source: Path) -> list[Row]:
+    """wrk -c20 readers for at least `seconds`, and until `RELOADS` SIGHUP reloads (each
+    `seconds / 4` after the previous one ended) have ended. The probe is judged over the
+    whole run, and shown apart for wrk alone (before the first reload) and while reloading."""
+    unloaded = phases.baseline(server.port)
+    moments: list[tuple[float, float]] = []
+    begun = phases.count_lines(server.log, phases.RELOAD_BEGUN)
+    with phases.spending(lambda: serving_pids(server.pid)) as spend, \
+            phases.probing(server.port) as loaded:
+        sender = threading.Thread(target=phases.reloads, args=(
+            server.pid, data, source, server.log, RELOADS, seconds / 4, threading.Event(),
+            moments, loaded.began), daemon=True)
+        sender.start()
+        ended = threading.Event()
+
+        def stopper() -> None:
+            sender.join(timeout=RELOADS * 130 + seconds)
+            time.sleep(seconds / 4)
+            ended.set()
+
+        threading.Thread(target=stopper, daemon=True).start()
+        result = _run_wrk(server, RELOADS * 130 + 2 * seconds, "load", str(SEED),
+                          connections=CONNECTIONS, stop=ended)
+    begun = phases.count_lines(server.log, phases.RELOAD_BEGUN) - begun
+    done = phases.count_lines(server.log, phases.RELOAD_DONE)
+    failed = phases.count_lines(server.log, phases.RELOAD_FAILED)
+    errors = result.count(lambda s: s >= 500)
+    timeline = ", ".join(f"{a:.0f}→{b:.0f} s" for a, b in moments)
+    rows = [(f"wrk -c{CONNECTIONS} reader mix during {RELOADS} SIGHUP reloads (index in memory)",
+             f"{result.rps:,.0f} answers/s over {result.seconds:.0f} s, statuses "
+             f"{json.dumps(result.statuses)}", "", ""),
+            ("reloads sent / completed / failed (sent → ended)",
+             f"{begun} / {done} / {failed} ({timeline})", f"{RELOADS} / {RELOADS} / 0",
+             _verdict(begun == RELOADS and done == RELOADS and failed == 0)),
+            ("5xx answers to the readers", f"{errors:,}", "0", _verdict(errors == 0))]
+    rows += spend.rows("wrk and reloads", result.seconds)
+    rows += phases.probe_rows(unloaded, loaded)
+    if moments:
+        # Not targets: where the probe's time went.
+        windows = [("wrk alone, before the first reload", 0.0, moments[0][0]),
+                   *((f"reload {n + 1}", a, b) for n, (a, b) in enumerate(moments))]
+        for name, start, end in windows:
+            part = loaded.between(start, end)
+            rows.append((f"{name} ({end - start:.0f} s): probe p99 " + " / ".join(
+                _name_of(t) for t in phases.PROBE_TARGETS),
+                " / ".join(f"{phases.percentile(part.latencies[t], 99):.1f}"
+                           for t in phases.PROBE_TARGETS) + " ms", "", ""))
+    return rows + phases.version_rows(server.port, serving_pids(server.pid))
+
+
+def _name_of(target: str) -> str:
+    return {"/healthz": "health", "/rules/Attack_of_Opportunity": "entry"}.get(target, "search")
+
+
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.attack",
                                      description=__doc__.splitlines()[0] if __doc__ else None)
@@ -371,11 +501,21 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
                         help="cache-busting requests")
     parser.add_argument("--bust-max-seconds", type=int, default=600,
                         help="bound on the cache-busting phase")
+    parser.add_argument("--phase-seconds", type=int, default=20,
+                        help="length of each #20 phase (slow readers, heavy answers, reload)")
+    parser.add_argument("--only", choices=("issue8", "issue20", *ISSUE20), default=None,
+                        help="run only the first three phases (#8), the last three (#20), or "
+                        "one of the last three")
+    parser.add_argument("--before", metavar="REVISION", default=None,
+                        help="also run the #20 phases on the code at REVISION (a temporary git "
+                        "worktree), first, e.g. 7d0f4d0 (the code #20 was filed against)")
     parser.add_argument("--quick", action="store_true", help="short phases (a smoke run)")
     args = parser.parse_args(argv)
     if args.quick:
         args.flood_seconds, args.bust_requests = min(args.flood_seconds, 5), 3_000
         args.bust_max_seconds = min(args.bust_max_seconds, 60)
+        args.phase_seconds = min(args.phase_seconds, 8)
+    args.phase_seconds = max(4, min(args.phase_seconds, 120))
     args.flood_seconds = max(1, min(args.flood_seconds, 600))
     args.bust_max_seconds = max(1, min(args.bust_max_seconds, 3600))
     return args
@@ -387,29 +527,72 @@ def main(argv: list[str] | None = None) -> int:
     summary: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="rules-attack-") as tmp:
         work = Path(tmp)
-        paths = work / "flood.txt"
-        pool = _flood_paths(args.flood_seconds * POOL_RATE, SEED)
-        paths.write_text("\n".join(pool) + "\n", encoding="utf-8")
-        with _server(work, "flood") as server:
-            rows = _flood_rows(*_flood(server, args.flood_seconds, paths))
-        _report("1/3 typo flood", f"2 workers, {CONNECTIONS} attacker connections, "
-                f"{args.flood_seconds} s, {len(pool):,} unique URLs prepared, probe every "
-                f"{PROBE_INTERVAL * 1000:.0f} ms", rows + _log_rows(server.log), summary)
-        with _server(work, "bust") as server:
-            result, memory = _bust(server, args.bust_requests, args.bust_max_seconds,
-                                   warmup=500 if args.quick else 2_000)
-        _report("2/3 cache busting", f"2 workers, {CONNECTIONS} connections, "
-                f"{args.bust_requests:,} requests (≤ {args.bust_max_seconds} s), cache cap "
-                f"{cap_mib:.0f} MiB per worker, RSS sampled every 1 s",
-                _bust_rows(result, memory, cap_mib) + _log_rows(server.log), summary)
-    worst, text = _hostile(args.quick)
-    print("bench.hostile_queries:\n" + text)
-    _report("3/3 worst single query", "≤ 200 characters, in-process", _hostile_rows(worst),
-            summary)
+        if args.only in (None, "issue8"):
+            _issue8_phases(args, work, cap_mib, summary)
+        if args.only != "issue8":
+            if args.before:
+                with worktree(args.before) as old:
+                    _issue20_phases(args, work, summary, old, f"before, {args.before}")
+            _issue20_phases(args, work, summary)
     failed = sum(row[3] != "ok" for row in summary)
     print(_table(f"룰사전 attack summary: {len(summary) - failed} of {len(summary)} targets met"
                  + (f", {failed} **FAIL**" if failed else ""), summary))
     return 0
+
+
+def _issue8_phases(args: argparse.Namespace, work: Path, cap_mib: float,
+                   summary: list[Row]) -> None:
+    paths = work / "flood.txt"
+    pool = _flood_paths(args.flood_seconds * POOL_RATE, SEED)
+    paths.write_text("\n".join(pool) + "\n", encoding="utf-8")
+    with _server(work, "flood") as server:
+        rows = _flood_rows(*_flood(server, args.flood_seconds, paths))
+    _report("1/6 typo flood", f"2 workers, {CONNECTIONS} attacker connections, "
+            f"{args.flood_seconds} s, {len(pool):,} unique URLs prepared, probe every "
+            f"{PROBE_INTERVAL * 1000:.0f} ms", rows + _log_rows(server.log), summary)
+    with _server(work, "bust") as server:
+        result, memory = _bust(server, args.bust_requests, args.bust_max_seconds,
+                               warmup=500 if args.quick else 2_000)
+    _report("2/6 cache busting", f"2 workers, {CONNECTIONS} connections, "
+            f"{args.bust_requests:,} requests (≤ {args.bust_max_seconds} s), cache cap "
+            f"{cap_mib:.0f} MiB per worker, RSS sampled every 1 s",
+            _bust_rows(result, memory, cap_mib) + _log_rows(server.log), summary)
+    worst, text = _hostile(args.quick)
+    print("bench.hostile_queries:\n" + text)
+    _report("3/6 worst single query", "≤ 200 characters, in-process", _hostile_rows(worst),
+            summary)
+
+
+ISSUE20 = ("slow", "heavy", "reload")
+
+
+def _issue20_phases(args: argparse.Namespace, work: Path, summary: list[Row],
+                    code: Path = ROOT, label: str = "") -> None:
+    seconds = args.phase_seconds
+    chosen = ISSUE20 if args.only in (None, "issue20") else (args.only,)
+    probe = (f"probe every {phases.PROBE_INTERVAL * 1000:.0f} ms: /healthz, a cached entry, "
+             f"an uncached search, each over a kept and a new connection in turn; unloaded for "
+             f"{phases.BASELINE_SECONDS:.0f} s first")
+    tag = f"{label}-" if label else ""
+    title = f" ({label})" if label else ""
+    if "slow" in chosen:
+        with _server(work, f"{tag}slow", code) as server:
+            rows = _slow_phase(server, seconds)
+        _report(f"4/6 slow readers{title}", f"2 workers; {probe}", rows + _log_rows(server.log),
+                summary)
+    if "heavy" in chosen:
+        with _server(work, f"{tag}heavy", code) as server:
+            rows = _heavy_phase(server, seconds)
+        _report(f"5/6 heavy answers busted{title}", f"2 workers; {probe}",
+                rows + _log_rows(server.log), summary)
+    if "reload" in chosen:
+        folder = work / f"{tag}reload"
+        folder.mkdir()
+        env = phases.reload_env(folder, code / "data")
+        with _server(work, f"{tag}reload", code, **env) as server:
+            rows = _reload_phase(server, 2 * seconds, Path(env["RULES_DATA_DIR"]), code / "data")
+        _report(f"6/6 reload under load{title}", f"2 workers, index in memory; {probe}",
+                rows + _log_rows(server.log), summary)
 
 
 if __name__ == "__main__":

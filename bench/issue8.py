@@ -23,13 +23,12 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 from urllib.parse import quote
 
 from bench.hostile_queries import generate
-from bench.server import free_port, rss_kib
+from bench.server import free_port, rss_kib, worktree
 
 ROOT = Path(__file__).resolve().parents[1]
 Reply = tuple[int, dict[str, str], bytes]
@@ -284,23 +283,11 @@ def measure(tree: Path) -> dict[str, str]:
     return {**found, **_sub_path(tree, index), **_damaged_index(tree, index)}
 
 
-@contextmanager
-def _worktree(revision: str) -> Iterator[Path]:
-    folder = Path(tempfile.mkdtemp(prefix="issue8-before-")) / "tree"
-    subprocess.run(["git", "worktree", "add", "-q", "--detach", str(folder), revision],
-                   cwd=ROOT, check=True)
-    try:
-        yield folder
-    finally:
-        subprocess.run(["git", "worktree", "remove", "--force", str(folder)], cwd=ROOT,
-                       check=False)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.issue8", description=__doc__)
     parser.add_argument("--before", default="a441fcb", help="the code the issue was filed on")
     args = parser.parse_args()
-    with _worktree(args.before) as old:
+    with worktree(args.before) as old:
         before = measure(old)
     after = measure(ROOT)
     print(f"issue #8 findings, python -m app serve with default settings ({args.before} vs now)")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -38,9 +39,11 @@ def serve_command(port: int) -> list[str]:
 def running_server(
     env: dict[str, str], *, command: Callable[[int], list[str]] = serve_command,
     ready_path: str = "/readyz", timeout: float = 60.0, log_path: Path | None = None,
+    cwd: Path = ROOT,
 ) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """Run `command(port)` on a free loopback port; yield its base URL and process once
-    `ready_path` answers 200, and stop it afterwards. Its output goes to `log_path` if given."""
+    """Run `command(port)` in `cwd` (the code it runs: `python -m app` imports from there) on
+    a free loopback port; yield its base URL and process once `ready_path` answers 200, and
+    stop it afterwards. Its output goes to `log_path` if given."""
     port = free_port()
     full_env = {**os.environ, "RULES_HOST": "127.0.0.1", "RULES_PORT": str(port), **env}
     base = f"http://127.0.0.1:{port}"
@@ -49,7 +52,7 @@ def running_server(
     with tempfile.TemporaryDirectory(prefix="server-") as scratch, (
         log_path or Path(scratch) / "server.log"
     ).open("w+", encoding="utf-8") as log:
-        process = subprocess.Popen(command(port), cwd=ROOT, env=full_env, stdout=log,
+        process = subprocess.Popen(command(port), cwd=cwd, env=full_env, stdout=log,
                                    stderr=subprocess.STDOUT, text=True)
         try:
             _wait_until_ready(base + ready_path, process, log, timeout)
@@ -112,3 +115,18 @@ def worker_pids(server_pid: int) -> list[int]:
 def serving_pids(server_pid: int) -> list[int]:
     """The processes that answer requests: the workers, or the server itself with one worker."""
     return worker_pids(server_pid) or [server_pid]
+
+
+@contextlib.contextmanager
+def worktree(revision: str) -> Iterator[Path]:
+    """The code at `revision`, checked out in a temporary git worktree (removed afterwards):
+    for a bench that measures the code an issue was filed against beside this one."""
+    folder = Path(tempfile.mkdtemp(prefix="bench-before-")) / "tree"
+    subprocess.run(["git", "worktree", "add", "-q", "--detach", str(folder), revision],
+                   cwd=ROOT, check=True)
+    try:
+        yield folder
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(folder)], cwd=ROOT,
+                       check=False)
+        shutil.rmtree(folder.parent, ignore_errors=True)

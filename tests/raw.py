@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import http.client
+import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -62,3 +63,37 @@ def wait_for(predicate: Callable[[], bool], seconds: float = 30.0) -> bool:
             return True
         time.sleep(0.2)
     return False
+
+
+def exchange(base: str, data: bytes, *, timeout: float = 10.0) -> bytes:
+    """Send `data` as it is on a new connection to `base`; everything the server sends until
+    it closes the connection or is quiet for `timeout` seconds (bounded either way)."""
+    address = urlsplit(base)
+    received = b""
+    with socket.create_connection((address.hostname or "127.0.0.1", address.port or 80),
+                                  timeout=timeout) as sock:
+        sock.sendall(data)
+        deadline = time.monotonic() + 3 * timeout
+        while time.monotonic() < deadline:
+            try:
+                chunk = sock.recv(65_536)
+            except (TimeoutError, ConnectionResetError):
+                break
+            if not chunk:
+                break
+            received += chunk
+    return received
+
+
+def responses(data: bytes) -> list[Reply]:
+    """The responses (each with a `content-length`, as all of the app's are) in `data`."""
+    found: list[Reply] = []
+    while data.startswith(b"HTTP/"):
+        head, _, rest = data.partition(b"\r\n\r\n")
+        lines = head.split(b"\r\n")
+        headers = {k.strip().lower().decode(): v.strip().decode("latin-1")
+                   for k, v in (line.split(b":", 1) for line in lines[1:])}
+        length = int(headers.get("content-length", "0"))
+        found.append(Reply(int(lines[0].split()[1]), headers, rest[:length]))
+        data = rest[length:]
+    return found

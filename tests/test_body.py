@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 from app.web.limits import BODY_TIMEOUT, MAX_BODY
 from app.web.routes import SETTINGS_FORM
-from tests.raw import fetch
+from tests.raw import exchange, fetch, responses
 
 FORM = {"content-type": "application/x-www-form-urlencoded"}
 GOOD = f"form={SETTINGS_FORM}&owned=tfa".encode()
@@ -109,3 +109,18 @@ def test_the_sites_own_form_sets_a_private_cookie(live_server: str) -> None:
     assert value.startswith("-") and "tfa" not in value[1:].split(".") and "tcu" in value
     assert "HttpOnly" in cookie and "SameSite=lax" in cookie
     assert reply.headers["cache-control"] == "no-store"
+
+
+def test_a_declared_body_over_the_bound_gets_the_apps_own_413(live_server: str) -> None:
+    # #20 L7: the framework's own 413 was plain text, without the security headers, no-store or
+    # Connection: close.
+    answer = responses(exchange(live_server, b"POST /settings HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                             b"Content-Type: application/x-www-form-urlencoded"
+                                             b"\r\nContent-Length: 5000\r\n\r\nform=x"))
+    assert [a.status for a in answer] == [413]
+    headers = answer[0].headers
+    assert headers["content-type"].startswith("text/html")
+    assert "보낸 내용이 너무 큽니다" in answer[0].text
+    assert headers["cache-control"] == "no-store" and headers["connection"] == "close"
+    assert "frame-ancestors 'none'" in headers["content-security-policy"]
+    assert headers["x-content-type-options"] == "nosniff"

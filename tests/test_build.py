@@ -265,3 +265,68 @@ def test_title_links_resolve_by_title_and_report_unknown_names(tmp_path: Path) -
     assert load_corpus(folder).entries["B"].links_to == ("A",)
     lines = [str(p) for p in check_data(folder)]
     assert lines == ['warning: rules.json: [1] (id "B"): no entry titled "없는 주제"']
+
+
+# --- #20 L1, L6: what `serve` and `export` refuse, `check` refuses first, with one line ------
+
+def _source(folder: Path, **changes: str) -> Path:
+    manifest = json.loads((folder / "sources.json").read_text(encoding="utf-8"))
+    manifest["sources"][0].update(changes)
+    (folder / "sources.json").write_text(json.dumps(manifest, ensure_ascii=False),
+                                         encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("file", ["../outside-secret.txt", "/etc/passwd", "a/../../b.json",
+                                  "./rules.json", "a//b.json"])
+def test_a_declared_file_outside_the_data_folder_is_an_error(tmp_path: Path, file: str) -> None:
+    folder = _source(write_rules_data(tmp_path / "data", [{"id": "A", "title": "가"}]),
+                     file=file)
+    (tmp_path / "outside-secret.txt").write_text('[{"id": "S", "title": "비밀"}]',
+                                                 encoding="utf-8")
+    problems = check_data(folder)
+    assert [str(p) for p in problems if p.error] == [
+        f'error: sources.json: sources[0]: "file" {_outside(file)}: {file}']
+
+
+def _outside(file: str) -> str:
+    if file.startswith("/"):
+        return "must be a path relative to the data folder, not an absolute one"
+    return 'must name a file inside the data folder (no "..", "." or empty path segments)'
+
+
+@pytest.mark.parametrize("source_id", ["../../x", "a/b", ".", "..", "a\\b"])
+def test_a_source_id_that_cannot_be_a_path_segment_is_an_error(tmp_path: Path,
+                                                               source_id: str) -> None:
+    folder = _source(write_rules_data(tmp_path, [{"id": "A", "title": "가"}]), id=source_id)
+    errors = [str(p) for p in check_data(folder) if p.error]
+    assert len(errors) == 1
+    assert errors[0].startswith(f'error: sources.json: sources[0]: source id "{source_id}" '
+                                "must be one path segment")
+
+
+def test_an_entry_id_too_long_for_a_file_name_is_an_error(tmp_path: Path) -> None:
+    long_id = "가" * 100  # 100 characters, 300 bytes: export failed with "File name too long"
+    folder = write_rules_data(tmp_path, [{"id": long_id, "title": "가"},
+                                         {"id": "가" * 85, "title": "나"}])
+    errors = [str(p) for p in check_data(folder) if p.error]
+    assert errors == [f'error: rules.json: [0] (id "{long_id}"): id segment "{"가" * 20}…" is '
+                      "300 bytes in UTF-8: a file name may have at most 255 (the static export "
+                      "writes one folder per segment)"]
+
+
+def test_a_data_file_over_the_size_limit_is_refused_before_it_is_parsed(tmp_path: Path) -> None:
+    from app.corpus.manifest import MAX_FILE_BYTES
+
+    folder = write_rules_data(tmp_path, [{"id": "A", "title": "가"}])
+    with (folder / "rules.json").open("r+b") as file:
+        file.truncate(MAX_FILE_BYTES + 1)  # sparse: the size is all that is read
+    assert [str(p) for p in check_data(folder)] == [
+        "error: rules.json: the file is 4.0 MiB, over the 4 MiB a data file may hold"]
+    with pytest.raises(DataError, match=r"^rules\.json: the file is 4\.0 MiB, over the 4 MiB"):
+        load_corpus(folder)
+    (folder / "rules.json").write_text('[{"id": "A", "title": "가"}]', encoding="utf-8")
+    with (folder / "sources.json").open("ab") as file:
+        file.truncate(MAX_FILE_BYTES + 10)
+    assert [str(p) for p in check_data(folder)] == [
+        "error: sources.json: the file is 4.0 MiB, over the 4 MiB a data file may hold"]

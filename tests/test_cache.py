@@ -3,18 +3,22 @@ cannot be poisoned or outgrown, and the ETags and caching headers it sets."""
 
 from __future__ import annotations
 
+import functools
 import http.client
 import shutil
+import time
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
 from app.settings import Settings
 from app.web.app import create_app
 from app.web.state import reload_library
+from bench.load import cpu_seconds
 from bench.server import rss_kib, running_server
 from tests.conftest import DATA, LOCAL
-from tests.raw import fetch
+from tests.raw import fetch, responses, wait_for
 
 
 def test_cached_pages_are_identical_and_follow_reloads(tmp_path: Path) -> None:
@@ -49,11 +53,16 @@ def test_errors_and_uncacheable_requests_are_not_stored(tmp_path: Path) -> None:
         assert client.get("/rules/Nope").status_code == 404
         assert client.get("/api/search", params={"q": "x", "limit": 0}).status_code == 422
         assert client.get("/api/entries/Nope").status_code == 404
-        # Parameters the page does not read, repeated ones, and long query strings.
-        assert client.get("/timing?pad=" + "x" * 100).status_code == 200
-        assert client.get("/api/suggest?q=a&q=b").status_code == 200
-        assert client.get("/search?q=" + "가" * 300).status_code == 200
+        # Overlong values of the parameters a page reads are answered, not stored.
+        assert client.get("/search?q=" + "가" * 700).status_code == 200
         assert len(store) == stored
+        # #20 H2: parameters the page does not read are not part of its key: the same answer,
+        # from the store, whatever they hold (they were answered uncached, at full cost).
+        padded = client.get("/timing?pad=" + "x" * 100 + "&z=1")
+        assert padded.status_code == 200 and len(store) == stored
+        assert padded.headers["etag"] == client.get("/timing").headers["etag"]
+        # A repeated parameter is read as the handler reads it: the last value.
+        assert client.get("/api/suggest?q=a&q=b").json() == client.get("/api/suggest?q=b").json()
 
 
 def test_go_links_from_forums_are_one_search_not_one_per_click(tmp_path: Path) -> None:
@@ -162,3 +171,92 @@ def test_caching_headers_say_what_a_shared_cache_may_keep(client: TestClient) ->
     assert client.get("/rules/Nope").headers["cache-control"] == "no-store"
     assert client.get("/settings").headers["cache-control"] == "private, no-cache"
     assert client.get("/healthz").headers["cache-control"] == "no-store"
+
+
+@pytest.mark.parametrize("refusal", ["gzip;q=0, identity", "gzip; q=0.000", "*;q=0",
+                                     "identity, *;q=0", "br, x-gzip;q=0, gzip;q=0"])
+def test_a_client_refusing_gzip_never_gets_it(live_server: str, refusal: str) -> None:
+    # #20 L8: `Accept-Encoding: gzip;q=0, identity` was answered gzipped, also from the cache.
+    for path in ("/rules/Surge", "/static/style.css", "/api/entries/Surge"):
+        fetch(live_server, path, headers={"accept-encoding": "gzip"})  # stores the gzip copy
+        answer = fetch(live_server, path, headers={"accept-encoding": refusal})
+        assert answer.status == 200 and "content-encoding" not in answer.headers, (path, refusal)
+        answer.body.decode("utf-8")  # plain text, not gzip
+    assert fetch(live_server, "/rules/Surge", headers={"accept-encoding": "gzip;q=0.5"}
+                 ).headers.get("content-encoding") == "gzip"
+
+
+def test_answers_of_the_data_version_cost_nothing_whatever_the_query(index_dir: Path) -> None:
+    # #20 H2: /search-index.json?z=<random> cost 1.1-1.5 s of CPU each (0 answers in 20 s
+    # under wrk -c50), /search-texts.json was never cached (over the store's item limit), and
+    # /timing?z=, /api/titles?z= cost tens of ms each.
+    env = {"RULES_DATA_DIR": str(DATA), "RULES_INDEX_DIR": str(index_dir),
+           "RULES_PUBLIC_BASE_URL": "http://localhost"}
+    paths = ("/search-index.json", "/search-texts.json", "/api/titles", "/timing",
+             "/sitemap.xml", "/sw.js", "/robots.txt")
+    with running_server(env) as (base, process):
+        start = cpu_seconds([process.pid])
+        tags: dict[str, set[str]] = {path: set() for path in paths}
+        for n in range(12):
+            for path in paths:
+                for encoding in ("gzip", "identity"):
+                    answer = fetch(base, f"{path}?z={n}-{encoding}&v=%00{n}",
+                                   headers={"host": "localhost",
+                                            "accept-encoding": encoding})
+                    assert answer.status == 200, (path, answer.status)
+                    tags[path].add(answer.headers["etag"])
+        spent = cpu_seconds([process.pid]) - start
+        revalidated = fetch(base, "/search-index.json?z=again", headers={
+            "host": "localhost", "accept-encoding": "gzip",
+            "if-none-match": sorted(tags["/search-index.json"])[0]})
+    # One tag per encoding, whatever the query string said.
+    assert all(len(found) == 2 for found in tags.values()), tags
+    assert revalidated.status in (200, 304)
+    # 168 answers, two of them a megabyte, from memory: far below one build of the index.
+    assert spent < 1.0, f"{spent:.2f} s of CPU for 168 answers"
+
+
+def test_a_burst_of_first_requests_computes_the_answer_once(index_dir: Path,
+                                                              tmp_path: Path) -> None:
+    # #20 H2: 20 concurrent first requests for /search-index.json each computed it. Any
+    # answer's misses of one key are now computed once at a time (single flight): a burst of
+    # first requests for one search waits for the one computation, then gets it from the store.
+    # The server says what it computes (one debug line per answer: RULES_LOG_LEVEL=debug).
+    import socket
+
+    log = tmp_path / "server.log"
+    env = {"RULES_DATA_DIR": str(DATA), "RULES_INDEX_DIR": str(index_dir),
+           "RULES_LOG_LEVEL": "debug"}
+    query = "%EC%A1%B0%EC%82%AC%EC%9E%90%EA%B0%80%20%EA%B3%B5%EA%B2%A9%20%ED%8B%88%EC%84%B8"
+    with running_server(env, log_path=log) as (base, _):
+        host, port = base.removeprefix("http://").rsplit(":", 1)
+        for n, count in enumerate((1, 30)):
+            target = f"/search?q={query}%20{n}"
+            sockets = [socket.create_connection((host, int(port)), timeout=30)
+                       for _ in range(count)]
+            time.sleep(0.3)  # every connection accepted: the requests arrive together
+            request = (f"GET {target} HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                       "Connection: close\r\n\r\n").encode()
+            for sock in sockets:
+                sock.sendall(request)
+            answers = []
+            for sock in sockets:
+                with sock:
+                    received = b""
+                    while chunk := sock.recv(1 << 16):
+                        received += chunk
+                    answers.extend(responses(received))
+            assert [a.status for a in answers] == [200] * count
+            assert len({a.headers["etag"] for a in answers}) == 1
+            assert wait_for(functools.partial(_seen, log, target))
+            time.sleep(0.5)
+            assert _computed(log, target) == 1, f"{_computed(log, target)} of {count} computed"
+
+
+def _seen(log: Path, target: str) -> bool:
+    return _computed(log, target) >= 1
+
+
+def _computed(log: Path, target: str) -> int:
+    return sum(f"computed {target} in " in line
+               for line in log.read_text(encoding="utf-8").splitlines())

@@ -61,6 +61,47 @@ def test_index_builds_once_and_says_what_it_holds(tmp_path: Path) -> None:
     assert again.returncode == 0 and again.stdout == first.stdout
 
 
+def _refused_everywhere(folder: Path, tmp_path: Path, line: str) -> None:
+    """`check`, a one-worker and a two-worker `serve` and `export` all refuse `folder` with the
+    same one line, quickly."""
+    env = {"RULES_DATA_DIR": str(folder), "RULES_INDEX_DIR": str(tmp_path / "index"),
+           "RULES_STATE_DIR": str(tmp_path / "state"), "RULES_PORT": "1"}
+    check = _run("-m", "app", "check", "--data-dir", str(folder))
+    assert check.returncode == 1
+    assert [x for x in check.stderr.splitlines() if x.startswith("error:")] == [f"error: {line}"]
+    for workers in ("1", "2"):
+        serve = _run("-m", "app", "serve", env={**env, "RULES_WORKERS": workers})
+        assert (serve.returncode, serve.stderr.strip()) == (1, f"룰사전: cannot start: {line}")
+    export = _run("-m", "app", "export", str(tmp_path / "site"), "--base-url",
+                  "https://example.org/", env=env)
+    assert (export.returncode, export.stderr.strip()) == (1, f"룰사전: cannot export: {line}")
+    assert not (tmp_path / "site").exists()
+
+
+def test_a_file_outside_the_data_folder_is_refused_by_check_serve_and_export(
+        tmp_path: Path) -> None:
+    # #20 L6: `check` passed this, and a one-worker server read and served the outside file.
+    secret = tmp_path / "outside-secret.txt"
+    secret.write_text('[{"id": "Secret", "title": "비밀"}]', encoding="utf-8")
+    folder = write_rules_data(tmp_path / "data", [{"id": "A", "title": "가"}])
+    manifest = (folder / "sources.json").read_text(encoding="utf-8")
+    (folder / "sources.json").write_text(manifest.replace('"rules.json"',
+                                                          '"../outside-secret.txt"'),
+                                         encoding="utf-8")
+    _refused_everywhere(folder, tmp_path, 'sources.json: sources[0]: "file" must name a file '
+                        'inside the data folder (no "..", "." or empty path segments): '
+                        "../outside-secret.txt")
+
+
+def test_a_huge_data_file_is_refused_at_once(tmp_path: Path) -> None:
+    # #20 L1: a 200 MB file passed `check` (42 s) and `serve` validated it for minutes.
+    folder = write_rules_data(tmp_path / "data", [{"id": "A", "title": "가"}])
+    with (folder / "rules.json").open("r+b") as file:
+        file.truncate(200 * 1024 * 1024)  # sparse: nothing reads it but its size
+    _refused_everywhere(folder, tmp_path, "rules.json: the file is 200.0 MiB, over the 4 MiB a "
+                                          "data file may hold")
+
+
 def test_a_wildcard_host_the_guard_cannot_use_stops_the_start_with_its_name() -> None:
     broken = _run("-m", "app", "check", env={"RULES_ALLOWED_HOSTS": "lan,rules*.example.org"})
     assert broken.returncode == 2

@@ -272,6 +272,28 @@ def test_the_command_writes_replaces_and_refuses(tmp_path: Path, index_dir: Path
     assert _run("export", "--help", env={"RULES_PORT": "not-a-port"}).returncode == 0
 
 
+def test_the_export_touches_only_folders_carrying_its_marker(tmp_path: Path,
+                                                            index_dir: Path) -> None:
+    # #20 L5: `export X/site` deleted X/.site.old/ and X/.site.building/, whoever made them.
+    env = {"RULES_DATA_DIR": str(DATA), "RULES_INDEX_DIR": str(index_dir)}
+    theirs = [tmp_path / ".site.old", tmp_path / ".site.building", tmp_path / ".site.old-x1"]
+    for folder in theirs:
+        folder.mkdir()
+        (folder / "keep.txt").write_text("mine", encoding="utf-8")
+    # What an interrupted export of ours left (its own marker inside) may go.
+    ours = tmp_path / ".site.building-abc123"
+    ours.mkdir()
+    (ours / ".rulesajeon-export").write_text("building\n", encoding="utf-8")
+    for _ in range(2):  # a new export, then one replacing it
+        result = _run("export", str(tmp_path / "site"), "--base-url", "https://example.org/",
+                      env=env)
+        assert result.returncode == 0, result.stderr
+    for folder in theirs:
+        assert (folder / "keep.txt").read_text(encoding="utf-8") == "mine", folder
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [*(f.name for f in theirs), "site"])
+
+
 # --- served by nginx and Caddy with the shipped configs ----------------------------------------
 
 @pytest.fixture(scope="module", params=["nginx", "caddy"])

@@ -16,7 +16,7 @@ import pytest
 
 from bench.server import running_server
 from tests.conftest import DATA
-from tests.raw import fetch
+from tests.raw import exchange, fetch, responses
 
 PAGES = ["/rules/Attack_of_Opportunity", "/", "/timing", "/search?q=%EB%8B%A8%EC%84%9C",
          "/sources/ahlcg-reference"]
@@ -103,6 +103,21 @@ def test_redirects_are_relative(live_server: str, target: str) -> None:
     assert 300 <= reply.status < 400
     location = reply.headers["location"]
     assert location.startswith("/") and not location.startswith("//"), location
+
+
+@pytest.mark.parametrize("path", ["/rules/Attack_of_Opportunity", "/", "/healthz"])
+@pytest.mark.parametrize("second", ["evil.example", "same"])
+def test_two_host_headers_get_400(live_server: str, path: str, second: str) -> None:
+    # #20 L8: RFC 9112 §3.2 says 400 for more than one Host; both were accepted.
+    host = live_server.removeprefix("http://")
+    other = host if second == "same" else second
+    answer = responses(exchange(live_server, (f"GET {path} HTTP/1.1\r\nHost: {host}\r\n"
+                                              f"Host: {other}\r\nConnection: close\r\n\r\n"
+                                              ).encode()))
+    wrong = fetch(live_server, path.replace("/healthz", "/"), headers={"host": "evil.example"})
+    assert [a.status for a in answer] == [400]
+    # The very refusal a wrong Host gets.
+    assert answer[0].body == wrong.body and answer[0].headers["cache-control"] == "no-store"
 
 
 # --- The refusal an admin meets, and `lan` (#25) ----------------------------------------------

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from html import unescape
 from pathlib import Path
@@ -12,7 +15,7 @@ import pytest
 
 from app.errors import DataError
 from app.render.icons import IconSet, load_icons
-from tests.conftest import DATA
+from tests.conftest import DATA, ROOT
 
 ICONS = load_icons(DATA, "icons.json")
 #: The Korean names the community uses (NOTES), and the newer data's icons.
@@ -77,6 +80,19 @@ def _icon_file(tmp_path: Path, svg: str, label: object = None) -> Path:
     ('<path fill="red" d="M0 0"/>', 'fill="red": drawings use currentColor or none'),
     ('<path d="M0 0"', "not well-formed"),
     ('<g>text</g>', "text inside the drawing"),
+    # #20 M1: markup an XML parser drops but the page's HTML parser keeps.
+    ('<path fill="currentColor" d="M0 0"/><?x ><script>x()</script><meta http-equiv="refresh" '
+     'content="0;url=https://evil.example/">?>', "a processing instruction (<?…) is not allowed"),
+    ('<path fill="currentColor" d="M0 0"/><!--><a href="https://evil.example/">x</a>'
+     '<img src="x" onerror="x()"/>-->', "a comment (<!--…) is not allowed"),
+    ('<path fill="currentColor" d="M0 0"/><![CDATA[<img src=x onerror=x()>]]>',
+     "a CDATA section (<![CDATA[…) is not allowed"),
+    ('<foreignObject><div/></foreignObject>', "<foreignObject> is not a plain shape"),
+    ('<path d="M0 0" onclick="x()"/>', 'event attribute "onclick"'),
+    ('<path d="M0 0" transform="url(#x)"/>', 'transform="url(#x)" on <path>: only numbers'),
+    ('<g><title/></g>', "<title> is not a plain shape"),
+    # Markup that ends the <svg> as HTML: <p> closes foreign content in the page's parser.
+    ('<path d="M0 0"/><p/>', "<p> ends the drawing"),
 ])
 def test_an_unsafe_drawing_is_refused_with_one_line(tmp_path: Path, svg: str,
                                                     problem: str) -> None:
@@ -94,3 +110,41 @@ def test_labels_are_escaped(tmp_path: Path) -> None:
     assert html is not None and "<b>" not in html
     label = re.search(r'aria-label="([^"]*)"', html)
     assert label is not None and unescape(label.group(1)) == nasty
+
+
+def test_a_drawing_is_rebuilt_from_its_parsed_tree(tmp_path: Path) -> None:
+    # #20 M1: what reaches the page is serialised from the allow-listed tree, not the file's
+    # text: odd spacing, quotes and entities come out in one canonical form.
+    svg = "<g  fill='currentColor'\n><path d=\"M1 1&#x20;L2 2\" /></g>"
+    icons = load_icons(_icon_file(tmp_path, svg), "icons.json")
+    assert icons.icons["x"].body == '<g fill="currentColor"><path d="M1 1 L2 2"/></g>'
+
+
+def test_every_bundled_drawing_survives_the_rebuild() -> None:
+    raw = json.loads((DATA / "icons.json").read_text(encoding="utf-8"))["icons"]
+    for item in raw:
+        rebuilt = ICONS.icons[item["token"]].body
+        assert ET.fromstring(f"<svg>{rebuilt}</svg>") is not None
+        assert len(rebuilt) >= len(item["svg"]) * 0.8, item["token"]
+
+
+def test_check_and_serve_refuse_a_drawing_that_smuggles_markup(tmp_path: Path) -> None:
+    # #20 M1, the finding as reported: a processing instruction appended to a bundled icon
+    # passed `check` with 0 errors, and the page navigated to evil.example.
+    data = tmp_path / "data"
+    shutil.copytree(DATA, data)
+    doc = json.loads((data / "icons.json").read_text(encoding="utf-8"))
+    doc["icons"][0]["svg"] += ('<?x ><meta http-equiv="refresh" '
+                               'content="0;url=https://evil.example/">?>')
+    (data / "icons.json").write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    env = {"PATH": "/usr/bin:/bin", "RULES_INDEX_DIR": str(tmp_path / "index")}
+    check = subprocess.run([sys.executable, "-m", "app", "check", "--data-dir", str(data)],
+                           cwd=ROOT, capture_output=True, text=True, timeout=120, env=env)
+    assert check.returncode == 1
+    errors = [line for line in check.stderr.splitlines() if line.startswith("error:")]
+    assert errors == ['error: icons.json: icons[0] (token "action"): "svg": a processing '
+                      "instruction (<?…) is not allowed in a drawing"]
+    serve = subprocess.run([sys.executable, "-m", "app", "serve"], cwd=ROOT, capture_output=True,
+                           text=True, timeout=120, env={**env, "RULES_DATA_DIR": str(data)})
+    assert serve.returncode == 1 and "evil.example" not in serve.stdout
+    assert serve.stderr.startswith("룰사전: cannot start: icons.json: icons[0]")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 from pathlib import Path
 from urllib.parse import quote
 
@@ -100,6 +101,21 @@ def test_go_asks_instead_of_guessing_when_the_best_matches_tie(client: TestClien
     initials = client.get("/go/" + quote("ㄱㅈ"), follow_redirects=False)
     assert initials.status_code == 200
     assert len(re.findall(r'<li><a class="card"', initials.text)) >= 2
+
+
+def test_a_decomposed_hangul_id_redirects_to_the_composed_one(live_server: str) -> None:
+    # #20 L9: /rules/ + the NFD spelling of eh-징조 (as macOS file names and some copied text
+    # write Hangul) was 404, while NFD titles and searches already worked.
+    nfd = unicodedata.normalize("NFD", "eh-징조")
+    assert nfd != "eh-징조"
+    answer = fetch(live_server, "/rules/" + quote(nfd))
+    assert answer.status == 301
+    assert answer.headers["location"] == "/rules/" + quote("eh-징조")
+    assert fetch(live_server, answer.headers["location"]).status == 200
+    # An NFD spelling of no id is still a 404, and the composed id is served as it is.
+    assert fetch(live_server, "/rules/" + quote(unicodedata.normalize("NFD", "없는항목"))
+                 ).status == 404
+    assert fetch(live_server, "/rules/" + quote("eh-징조")).status == 200
 
 
 # --- Links as people write them (#25) --------------------------------------------------------

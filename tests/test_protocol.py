@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import select
 import socket
+import struct
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -249,3 +250,166 @@ def test_large_allowed_head_gets_200(server: _Server) -> None:
         sock.sendall(_healthz(server, *fields))
         status, body, _ = _read_response(sock, b"")
     assert (status, body) == (200, b'{"status":"ok"}')
+
+
+# --- #20: connections whose cost is bounded in time and memory ------------------------------
+
+def _non_reader(server: _Server, requests: bytes) -> socket.socket:
+    """A client with a tiny receive buffer that sends `requests` and never reads."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.settimeout(5)
+    sock.connect((server.host, server.port))
+    sock.sendall(requests)
+    return sock
+
+
+def _get(server: _Server, target: str, *extra: bytes) -> bytes:
+    return (f"GET {target} HTTP/1.1\r\n".encode() + server.host_header + b"".join(extra)
+            + b"\r\n")
+
+
+def _drain(sock: socket.socket, seconds: float) -> tuple[int, bool]:
+    """Read for up to `seconds`: the bytes received, and whether the server ended the
+    connection (EOF or reset) meanwhile."""
+    received, deadline = 0, time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        sock.settimeout(max(deadline - time.monotonic(), 0.01))
+        try:
+            chunk = sock.recv(1 << 20)
+        except ConnectionResetError:
+            return received, True
+        except TimeoutError:
+            return received, False
+        if not chunk:
+            return received, True
+        received += len(chunk)
+    return received, False
+
+
+def test_a_client_that_never_reads_its_answers_is_cut_off(server: _Server) -> None:
+    # #20 H1: nothing timed out a blocked response write; a socket was still ESTABLISHED after
+    # 150 s with megabytes queued for it.
+    answer = len(urllib_get(server, "/search-index.json"))
+    count = 40
+    sock = _non_reader(server, _get(server, "/search-index.json") * count)
+    with sock:
+        client = sock.getsockname()[1]
+        deadline = time.monotonic() + 10
+        while (_server_side_queue(server.port, client) or 0) == 0 < deadline - time.monotonic():
+            time.sleep(0.1)
+        assert (_server_side_queue(server.port, client) or 0) > 0, "nothing queued for it"
+        time.sleep(limits.WRITE_TIMEOUT * (1 + limits.WRITE_TIMEOUT_SPREAD) + _WRITE_CHECK_SLACK)
+        # Reset, not closed: a close would leave the unsent answers queued in the kernel
+        # (FIN_WAIT1, for minutes) and the client none the wiser.
+        assert _server_side_queue(server.port, client) is None, "the kernel still holds it"
+        received, ended = _drain(sock, 5)
+    assert ended, "the connection is still open"
+    assert received < count * answer // 4, f"{received} bytes of {count * answer} sent"
+    assert _wait_for_log(server, "answer not read", 1) >= 1
+
+
+_WRITE_CHECK_SLACK = 4.0
+
+
+def _server_side_queue(port: int, client: int) -> int | None:
+    """Bytes queued in the kernel for the server's end of the connection from `client`, or
+    None when the kernel holds no such socket (in any state)."""
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        cells = line.split()
+        local, remote = cells[1].rsplit(":", 1)[1], cells[2].rsplit(":", 1)[1]
+        if (int(local, 16), int(remote, 16)) == (port, client):
+            return int(cells[4].split(":")[0], 16)
+    return None
+
+
+def urllib_get(server: _Server, target: str) -> bytes:
+    with _connect(server) as sock:
+        sock.sendall(_get(server, target, b"Connection: close\r\n"))
+        return _read_until_closed(sock, time.monotonic() + 10)
+
+
+def test_search_slots_stay_free_while_non_readers_pipeline_searches(server: _Server) -> None:
+    # #20 H1: 16 such clients, 120 pipelined searches each: after about 9 s every other
+    # client's search got 503 for as long as they held on.
+    attackers = [_non_reader(server, b"".join(
+        _get(server, f"/api/search?q=%EC%B9%B4%EB%93%9C%20a{i}x{k}&limit=50")
+        for k in range(120))) for i in range(16)]
+    statuses: list[int] = []
+    try:
+        deadline = time.monotonic() + 14
+        k = 0
+        while time.monotonic() < deadline:
+            with _connect(server, timeout=10) as sock:
+                sock.sendall(_get(server, f"/api/search?q=%EB%8B%A8%EC%84%9C%20p{k}",
+                                  b"Connection: close\r\n"))
+                reply = _read_until_closed(sock, time.monotonic() + 10)
+            statuses.append(int(reply.split(b" ", 2)[1]))
+            k += 1
+            time.sleep(0.5)
+    finally:
+        for sock in attackers:
+            sock.close()
+    assert statuses and set(statuses) == {200}, statuses
+
+
+def test_pipelined_requests_are_not_parsed_far_ahead(server: _Server) -> None:
+    # #20 H1: every request of a pipelined burst was parsed at once and held (its scope,
+    # headers and cycle) while the client read nothing.
+    before = rss_kib(server.pid)
+    burst = _get(server, "/search-index.json") * 8 + _get(server, "/healthz") * 6_000
+    attackers = [_non_reader(server, burst[:200_000]) for _ in range(12)]
+    try:
+        time.sleep(2)
+        grown = rss_kib(server.pid) - before
+    finally:
+        for sock in attackers:
+            sock.close()
+    assert grown < 24 * 1024, f"server RSS grew by {grown} KiB"
+
+
+@pytest.mark.parametrize(("bad", "status"), [
+    (b"".join(b"X-F%d: v\r\n" % i for i in range(limits.MAX_HEADERS + 1)), 431),
+    (b"Bad Header\r\n", 400),
+])
+def test_a_valid_request_before_a_bad_one_gets_its_answer(server: _Server, bad: bytes,
+                                                          status: int) -> None:
+    # #20 L4: only the 431 or 400 came back; the valid request pipelined before it was lost.
+    with _connect(server) as sock:
+        sock.sendall(_healthz(server) + b"GET /healthz HTTP/1.1\r\n" + server.host_header
+                     + bad + b"\r\n")
+        answer = _read_until_closed(sock, time.monotonic() + 5)
+    first, _, rest = answer.partition(b'{"status":"ok"}')
+    assert first.startswith(b"HTTP/1.1 200 "), answer[:300]
+    assert rest.startswith(b"HTTP/1.1 %d " % status), answer[:300]
+
+
+@pytest.mark.parametrize("version", [b"HTTP/2.0", b"HTTP/3.0"])
+def test_unknown_http_versions_get_505(server: _Server, version: bytes) -> None:
+    # #20 L8: a HTTP/2.0 request line got 200.
+    with _connect(server) as sock:
+        sock.sendall(b"GET /healthz " + version + b"\r\n" + server.host_header + b"\r\n")
+        answer = _read_until_closed(sock, time.monotonic() + 5)
+    assert answer.startswith(b"HTTP/1.1 505 "), answer[:200]
+    assert b"\r\nconnection: close\r\n" in answer
+
+
+def test_clients_closing_pipelined_connections_log_no_tracebacks(server: _Server) -> None:
+    # #20 L3: each such close logged two uvloop tracebacks ("handler is closed"): 13 MB of log
+    # in 14 s from one attack.
+    size = server.log.stat().st_size
+    for _ in range(3):
+        attackers = [_non_reader(server, b"".join(
+            _get(server, f"/api/search?q=%EC%B9%B4%EB%93%9C%20c{i}x{k}&limit=50")
+            for k in range(60))) for i in range(16)]
+        time.sleep(1)
+        for sock in attackers:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            sock.close()  # a reset, as a client that goes away sends
+    time.sleep(2)
+    with server.log.open(encoding="utf-8") as log:
+        log.seek(size)
+        added = [line for line in log if "uvicorn.access" not in line]
+    assert not any("Traceback" in line or "RuntimeError" in line for line in added), added[:20]
+    # At most a few lines per kind of event, not one per connection.
+    assert len(added) <= 30, added

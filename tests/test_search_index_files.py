@@ -217,3 +217,23 @@ def test_index_files_not_matching_the_stamp_are_rebuilt(tmp_path: Path, change: 
     assert {p.name for p in folder.iterdir()} == _listed(folder) | {STAMP}
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
     assert opened.doc_count() == len(corpus)
+
+
+def test_an_index_built_in_memory_shares_no_temporary_folder(tmp_path: Path) -> None:
+    # #20 (found by the reload bench): Whoosh's RAM index writer kept its temporary segments in
+    # <system temp>/MAIN.tmp, one folder for every process on the box: a build finishing
+    # elsewhere deleted it under ours (a reload failed: "No such file or directory:
+    # /tmp/MAIN.tmp/…"), and a file of that name left by anyone stopped every build.
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    (temp / "MAIN.tmp").write_text("someone else's", encoding="utf-8")
+    code = ("from app.corpus.build import load_corpus; from app.search import SearchIndex; "
+            "from app.urls import Urls; import sys; "
+            "index = SearchIndex.open_or_build(load_corpus(__import__('pathlib').Path(sys.argv[1]),"
+            " Urls()), None); print(index.search('틈새 공격').hits[0].id)")
+    done = subprocess.run([sys.executable, "-c", code, str(DATA)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "TMPDIR": str(temp)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "Attack_of_Opportunity"
+    assert (temp / "MAIN.tmp").read_text(encoding="utf-8") == "someone else's"
+    assert [p.name for p in temp.iterdir()] == ["MAIN.tmp"]  # its own folder is gone again

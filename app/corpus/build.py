@@ -19,7 +19,7 @@ from pathlib import Path
 from app.corpus.history import History, compute_history
 from app.corpus.ids import id_problem
 from app.corpus.languages import Language, load_languages
-from app.corpus.manifest import MANIFEST, Manifest, load_manifest
+from app.corpus.manifest import MANIFEST, Manifest, load_manifest, oversized_files
 from app.corpus.models import (
     Corpus,
     Entry,
@@ -183,7 +183,11 @@ def _language_problems(manifest: Manifest, icons: IconSet,
 def _build(data_dir: Path, urls: Urls) -> tuple[Corpus | None, list[Problem]]:
     manifest = load_manifest(data_dir)
     specs = manifest.sources
-    problems: list[Problem] = []
+    # Sizes first: a file over the limit is refused before anything is parsed.
+    problems = [Problem(e.file, e.entry, e.problem, error=True)
+                for e in oversized_files(data_dir, manifest)]
+    if problems:
+        return None, problems
     games, icons, languages = _vocabulary(data_dir, manifest, problems)
     vocabulary_problems = len(problems)
     drafts: dict[str, _Draft] = {}

@@ -14,10 +14,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from app.corpus.ids import declared_file_problem, segment_problem
 from app.corpus.models import HistoryDecl, SourceSpec
 from app.errors import DataError
 
 MANIFEST = "sources.json"
+#: The largest data file the reference reads (the manifest included): checked before a byte of
+#: it is parsed, by `check`, `serve` and `export` alike. The largest bundled file is 272 KiB,
+#: a full upstream rules file about 300 KiB; a 200 MB file took `serve` minutes to validate.
+MAX_FILE_BYTES = 4 * 1024 * 1024
 _REQUIRED = ("id", "game", "title", "parser", "file")
 _OPTIONAL_STRINGS = ("id_prefix", "lang", "translation_of", "upstream")
 
@@ -64,9 +69,12 @@ def load_manifest(data_dir: Path) -> Manifest:
     """The manifest of `data_dir`, validated, or `DataError` naming the first problem."""
     path = data_dir / MANIFEST
     try:
+        check_size(path)
         doc: Any = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise DataError(MANIFEST, "", f"no manifest in {data_dir}") from None
+    except _TooLarge as exc:
+        raise DataError(MANIFEST, "", str(exc)) from None
     except UnicodeDecodeError as exc:
         problem = f"not UTF-8 text ({exc.reason} at byte {exc.start})"
         raise DataError(MANIFEST, "", problem) from None
@@ -79,11 +87,13 @@ def load_manifest(data_dir: Path) -> Manifest:
     icons = doc.get("icons")
     if not isinstance(icons, str) or not icons.strip():
         raise DataError(MANIFEST, "", '"icons" must name the icon file (e.g. "icons.json")')
+    _declared_file("", "icons", icons)
     sources = _sources(doc.get("sources"), {g.id for g in games})
     languages = doc.get("languages")
     if not isinstance(languages, str) or not languages.strip():
         raise DataError(MANIFEST, "", '"languages" must name the languages file (e.g. '
                                       '"languages.json")')
+    _declared_file("", "languages", languages)
     base, commit_url = _upstream(doc.get("upstream", {}))
     return Manifest(games, sources, icons, languages, upstream_base=base,
                     commit_url=commit_url)
@@ -119,6 +129,39 @@ def _history(item: object, where: str) -> HistoryDecl | None:
     return HistoryDecl(folder, index)
 
 
+class _TooLarge(Exception):
+    pass
+
+
+def check_size(path: Path) -> None:
+    """Raise (`_TooLarge`, with the one-line reason) when the file at `path` is over
+    `MAX_FILE_BYTES`; `FileNotFoundError` when there is none. Only the size is read."""
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise _TooLarge(f"the file is {size / 1024 / 1024:.1f} MiB, over the "
+                        f"{MAX_FILE_BYTES // 1024 // 1024} MiB a data file may hold")
+
+
+def oversized_files(data_dir: Path, manifest: Manifest) -> list[DataError]:
+    """One error for each declared file over `MAX_FILE_BYTES`, found from their sizes alone
+    (before any parse, so a huge file costs nothing to refuse)."""
+    found: list[DataError] = []
+    for name in manifest.files:
+        try:
+            check_size(data_dir / name)
+        except _TooLarge as exc:
+            found.append(DataError(name, "", str(exc)))
+        except OSError:
+            continue  # missing or unreadable: reported where it is read
+    return found
+
+
+def _declared_file(where: str, key: str, name: str) -> None:
+    problem = declared_file_problem(name) if name else ""
+    if problem:
+        raise DataError(MANIFEST, where, f'"{key}" {problem}: {name}')
+
+
 def objects(file: str, name: str, items: object, *,
             non_empty: bool = True) -> Iterator[tuple[str, dict[str, Any]]]:
     """`(where, item)` for each object of the list `items` (the field `name` of `file`), or
@@ -146,6 +189,8 @@ def _games(items: object) -> tuple[GameDecl, ...]:
         chapter = item.get("glossary_chapter", 20)
         if not isinstance(chapter, int) or isinstance(chapter, bool) or chapter < 1:
             raise DataError(MANIFEST, where, '"glossary_chapter" must be a positive number')
+        for key in ("names", "synonyms"):
+            _declared_file(where, key, item.get(key, ""))
         quick = item.get("quick", [])
         if not isinstance(quick, list) or not all(isinstance(q, str) for q in quick):
             raise DataError(MANIFEST, where, '"quick" must be a list of entry ids')
@@ -169,6 +214,12 @@ def _sources(items: object, games: set[str]) -> tuple[SourceSpec, ...]:
                             f'"game" must be one of the declared games: {", ".join(sorted(games))}')
         if any(s.id == item["id"] for s in specs):
             raise DataError(MANIFEST, where, f'duplicate source id "{item["id"]}"')
+        problem = segment_problem(item["id"])
+        if problem:
+            raise DataError(MANIFEST, where, f'source id "{item["id"]}" {problem} (it names the '
+                                             "source's page, /sources/<id>, and its folder in "
+                                             "the static export)")
+        _declared_file(where, "file", item["file"])
         options = item.get("options", {})
         if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
             raise DataError(MANIFEST, where, '"options" must map names to strings')

@@ -4,13 +4,17 @@ Which tokens are icons, their labels per language and their drawings are data
 (`icons.json`, declared by the manifest), so a newer data file that uses a new icon needs a
 data change, not a code change. Drawings are original shapes on a `0 0 24 24` canvas that use
 only `currentColor` (they follow dark mode and coloured table rows). Because they are pasted
-into every page, a drawing is checked when loaded: only plain shape elements and presentation
-attributes, no ids, styles, scripts, links or event handlers.
+into every page, a drawing is never trusted as text: it is parsed as the browser will parse it
+(html5lib, the WHATWG HTML parser, inside an `<svg>`), checked against an allow-list of plain
+shape elements and presentation attributes, and re-serialised from that tree, so no byte of the
+file reaches a page unparsed. Comments, processing instructions, CDATA, `<foreignObject>`,
+scripts, event handlers, styles, ids and any URL-bearing attribute are refused when loaded.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from html import escape
@@ -18,6 +22,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 from xml.etree import ElementTree
+
+import html5lib
 
 from app.errors import DataError
 
@@ -32,6 +38,15 @@ _ATTRIBUTES = {
 # Colours may only follow the text: anything else would vanish in dark mode.
 _PAINTS = {"currentColor", "none"}
 _TOKEN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz_")
+#: Path data, numbers, lengths and transforms (`rotate(45 12 12)`): nothing that can name a URL
+#: (`url(`, `:`) or an entity.
+_VALUE = re.compile(r"[A-Za-z0-9.,+\- ()%\t\n]*")
+_SVG_NS = "{http://www.w3.org/2000/svg}"
+#: What the HTML parser keeps of markup that is not an element: each is refused by name (the
+#: browser would turn `<?…>` and `<!…>` into comments, and a comment can end where XML says it
+#: does not).
+_NOT_SHAPES = (("<!--", "a comment"), ("<?", "a processing instruction"),
+               ("<![CDATA[", "a CDATA section"), ("<!", "a markup declaration"))
 
 
 @dataclass(frozen=True)
@@ -118,32 +133,71 @@ def load_icons(data_dir: Path, file: str) -> IconSet:
             raise DataError(file, where, '"label" must map languages to names, e.g. {"ko": "…"}')
         if not isinstance(body, str):
             raise DataError(file, where, '"svg" must be a string of SVG shapes')
-        problem = _svg_problem(body)
+        drawing, problem = _rebuilt(body)
         if problem:
             raise DataError(file, where, f'"svg": {problem}')
-        icons[token] = Icon(token=token, labels=MappingProxyType(dict(labels)), body=body)
+        icons[token] = Icon(token=token, labels=MappingProxyType(dict(labels)), body=drawing)
     clash = sorted(set(words) & set(icons))
     if clash:
         raise DataError(file, "words", f'"{clash[0]}" is an icon and a word at once')
     return IconSet(MappingProxyType(icons), frozenset(words))
 
 
-def _svg_problem(body: str) -> str:
-    """Why `body` is not a safe drawing, or "" when it is."""
+def _rebuilt(body: str) -> tuple[str, str]:
+    """(the drawing re-serialised from the tree the browser will build, "") when `body` is a
+    safe drawing, else ("", why not)."""
+    for marker, what in _NOT_SHAPES:
+        if marker in body:
+            return "", f"{what} ({marker}…) is not allowed in a drawing"
     try:
-        root = ElementTree.fromstring(f"<svg>{body}</svg>")
+        # Well-formed XML too: a typo in a hand-written drawing is caught, not repaired.
+        as_xml = ElementTree.fromstring(f"<svg>{body}</svg>")
     except ElementTree.ParseError as exc:
-        return f"not well-formed ({exc})"
+        return "", f"not well-formed ({exc})"
+    fragment = html5lib.parseFragment(f"<svg>{body}</svg>", namespaceHTMLElements=False)
+    children = list(fragment)
+    if (len(children) != 1 or children[0].tag != _SVG_NS + "svg" or (fragment.text or "").strip()
+            or (children[0].tail or "").strip()):
+        outside = next((c.tag for c in children[1:] if isinstance(c.tag, str)), "text")
+        return "", (f"<{outside}> ends the drawing: a browser reads it, and what follows, as "
+                    "HTML outside the <svg>")
+    root = children[0]
     for element in root.iter():
         if element is root:
             continue
-        if element.tag not in _SHAPES:
-            return f"<{element.tag}> is not a plain shape ({', '.join(sorted(_SHAPES))})"
-        for name, value in element.attrib.items():
-            if name not in _ATTRIBUTES:
-                return f'attribute "{name}" on <{element.tag}> is not allowed'
-            if name in ("fill", "stroke") and value not in _PAINTS:
-                return f'{name}="{value}": drawings use currentColor or none'
-        if (element.text or "").strip() or (element.tail or "").strip():
-            return "text inside the drawing"
+        problem = _element_problem(element)
+        if problem:
+            return "", problem
+    drawing = "".join(_serialised(child) for child in root)
+    if drawing != "".join(_serialised(child, "") for child in as_xml):
+        return "", "the drawing reads differently as HTML than as XML"
+    return drawing, ""
+
+
+def _element_problem(element: ElementTree.Element) -> str:
+    if not isinstance(element.tag, str):  # a comment the parser made of other markup
+        return "markup that is not a shape (a comment or a processing instruction)"
+    name = element.tag.removeprefix(_SVG_NS)
+    if not element.tag.startswith(_SVG_NS) or name not in _SHAPES:
+        return f"<{name}> is not a plain shape ({', '.join(sorted(_SHAPES))})"
+    for attribute, value in element.attrib.items():
+        if attribute not in _ATTRIBUTES:
+            if attribute.lower().startswith("on"):
+                return f'event attribute "{attribute}" on <{name}> is not allowed'
+            return f'attribute "{attribute}" on <{name}> is not allowed'
+        if attribute in ("fill", "stroke") and value not in _PAINTS:
+            return f'{attribute}="{value}": drawings use currentColor or none'
+        if not _VALUE.fullmatch(value):
+            return f'{attribute}="{value}" on <{name}>: only numbers, path data and transforms'
+    if (element.text or "").strip() or (element.tail or "").strip():
+        return "text inside the drawing"
     return ""
+
+
+def _serialised(element: ElementTree.Element, namespace: str = _SVG_NS) -> str:
+    """An allowed element as markup: its name, its allowed attributes (escaped) and children."""
+    name = element.tag.removeprefix(namespace) if isinstance(element.tag, str) else ""
+    attributes = "".join(f' {key}="{escape(value, quote=True)}"'
+                         for key, value in element.attrib.items())
+    inner = "".join(_serialised(child, namespace) for child in element)
+    return f"<{name}{attributes}>{inner}</{name}>" if inner else f"<{name}{attributes}/>"

@@ -28,7 +28,7 @@ from typing import Any
 from whoosh import index as whoosh_index
 from whoosh.analysis import SpaceSeparatedTokenizer
 from whoosh.fields import ID, TEXT, Schema
-from whoosh.filedb.filestore import RamStorage
+from whoosh.filedb.filestore import FileStorage, RamStorage
 from whoosh.filedb.structfile import BufferFile
 
 from app.corpus.models import Corpus
@@ -36,7 +36,7 @@ from app.search import analysis, contract
 from app.search.documents import Document, documents
 
 __all__ = ["ANALYSIS_VERSION", "FIELDS", "Attachment", "attached", "build_index",
-           "entry_fields", "load_index", "open_index", "schema"]
+           "entry_fields", "load_index", "open_index", "save_index", "schema"]
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +62,17 @@ class SharedRamStorage(RamStorage):  # type: ignore[misc]
         if name not in self.files:
             raise NameError(name)
         return BufferFile(self.files[name], name=name, **kwargs)
+
+    def temp_storage(self, name: str | None = None) -> Any:
+        # Whoosh's writer asks for "MAIN.tmp", which RamStorage puts in the system's temporary
+        # folder under that very name: two processes building at once (the supervisor and a
+        # `data update`, two servers on one box) shared it, and the first to finish deleted the
+        # other's files ("No such file or directory: /tmp/MAIN.tmp/…", a failed reload).
+        return FileStorage(tempfile.mkdtemp(prefix="segment-", dir=self.scratch)).create()
+
+    #: A private folder for the temporary segments of a build (removed after it, whatever
+    #: Whoosh leaves in it).
+    scratch: str | None = None
 
 
 def schema() -> Schema:
@@ -235,9 +246,28 @@ def build_index(corpus: Corpus, index_dir: Path,
     return opened
 
 
+def save_index(ix: Any, corpus: Corpus, folder: Path,
+               attachments: Sequence[Attachment] = ()) -> None:
+    """Write the index `ix` (held in memory, as every index this module opens is, with its
+    `attachments`) into the new folder `folder`, with its stamp and checksums: what
+    `open_index` opens and verifies. The server writes it into the data snapshot its workers
+    start from."""
+    files: dict[str, bytes] = dict(ix.storage.files)
+    folder.mkdir(mode=0o700, parents=True)
+    sums = []
+    for name, data in sorted(files.items()):
+        (folder / name).write_bytes(data)
+        sums.append(f"{hashlib.sha256(data).hexdigest()} {name}")
+    (folder / _STAMP).write_text("\n".join([stamp(corpus, attachments), *sums]) + "\n",
+                                 encoding="utf-8")
+
+
 def _build_in_memory(corpus: Corpus, attachments: Sequence[Attachment] = ()) -> Any:
     memory = SharedRamStorage()
-    _write(memory.create_index(schema()), corpus)
+    with tempfile.TemporaryDirectory(prefix="rulesajeon-index-") as scratch:
+        memory.scratch = scratch
+        _write(memory.create_index(schema()), corpus)
+    memory.scratch = None
     for attachment in attachments:
         memory.files[attachment.name] = attachment.build()
     return memory.open_index()

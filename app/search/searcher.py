@@ -38,7 +38,14 @@ from app.search.bm25 import FieldStats, score_terms
 from app.search.contract import CONTRACT, Budget, Tier, TitleRank
 from app.search.documents import Document, documents, segment
 from app.search.fuzzy import Vocabulary
-from app.search.index import FIELDS, TRANSLATION_FIELDS, Attachment, attached, load_index
+from app.search.index import (
+    FIELDS,
+    TRANSLATION_FIELDS,
+    Attachment,
+    attached,
+    load_index,
+    save_index,
+)
 from app.search.loanwords import LoanwordTable
 from app.search.query import Plan, clean, make_plan, weighted_terms
 from app.search.rank import Features, Reranker
@@ -134,6 +141,8 @@ class SearchIndex:
         #: The per-query limits every search and plan runs under.
         self.budget = budget
         self._ix = ix
+        #: What `open_or_build` kept with the index (named in its stamp when it is saved).
+        self._attachments: tuple[Attachment, ...] = ()
         self._local = threading.local()
         self._documents = {doc.id: doc for doc in documents(corpus)}
         # Each document's texts as snippets cut them and as `present_terms` tests them, made
@@ -200,11 +209,17 @@ class SearchIndex:
         build it there (atomically: in a private folder beside it, then renamed); in memory
         when there is no folder or it cannot be trusted or written (`index.load_index`).
         `attachments` are kept with it (`attachment()` reads them)."""
-        return cls(corpus, load_index(corpus, index_dir, attachments))
+        index = cls(corpus, load_index(corpus, index_dir, attachments))
+        index._attachments = tuple(attachments)
+        return index
 
     def attachment(self, name: str) -> bytes:
         """A file kept with the index (`index.Attachment`), as it was built."""
         return attached(self._ix, name)
+
+    def save(self, folder: Path) -> None:
+        """Write this index into the new folder `folder` (`index.save_index`)."""
+        save_index(self._ix, self.corpus, folder, self._attachments)
 
     # -- public API --------------------------------------------------------------------------
 

@@ -1,4 +1,5 @@
-"""Admission control for the expensive answers: search, suggest, `/go/` and 404 suggestions.
+"""Admission control for answers that cost CPU: search, suggest, `/go/`, 404 suggestions, and
+every page or API answer the response cache could not give.
 
 Search work is CPU-bound Python. Run by every thread of the pool at once, it takes the GIL
 from the event loop, and then everything waits: health probes, static files, cached pages.
@@ -6,12 +7,17 @@ So a worker runs at most a few searches at a time, lets a few more wait briefly,
 the rest at once with 503 and `Retry-After`. Cached answers never get here (the response cache
 sits in front), so a flood of unique queries costs the attacker a fast 503 and costs the
 players who read cached pages nothing.
+
+The other routes' uncached answers (a page for a new owned-collections cookie, the first render
+of a page after a reload) take a page slot of their own, so that a flood of them cannot take
+the event loop either: `PAGE_SLOTS` at once, `PAGE_QUEUE` waiting. Routes marked `light` (static
+files, health probes, the manifest) never wait.
 """
 
 from __future__ import annotations
 
 import anyio
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.errors import AppError
 from app.web.errors import send_error
@@ -23,6 +29,10 @@ __all__ = ["AdmissionMiddleware", "Busy", "Gate"]
 WAIT_SECONDS = 2.0
 #: What a refused client is told to wait before trying again.
 RETRY_AFTER = "1"
+#: Uncached pages rendered at once per worker, and how many may wait (each at most 2 s).
+#: Rendering is CPU-bound Python: more at once only share the same core.
+PAGE_SLOTS = 4
+PAGE_QUEUE = 128
 
 
 class Busy(AppError):
@@ -77,23 +87,37 @@ class Gate:
 
 
 class AdmissionMiddleware:
-    """Runs the routes declared `expensive` through the gate."""
+    """Runs the routes declared `expensive` through the search gate, and every other route but
+    the `light` ones through the page gate."""
 
-    def __init__(self, app: ASGIApp, gate: Gate) -> None:
+    def __init__(self, app: ASGIApp, gate: Gate, pages: Gate | None = None) -> None:
         self.app = app
         self.gate = gate
+        self.pages = pages
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         route = route_of(scope) if scope["type"] == "http" else None
-        if route is None or not route.expensive:
+        gate = (None if route is None or route.light else
+                self.gate if route.expensive else self.pages)
+        if gate is None:
             await self.app(scope, receive, send)
             return
         try:
-            await self.gate.enter()
+            await gate.enter()
         except Busy as busy:
             await send_error(scope, receive, send, busy)
             return
+        # The answer is kept until it is complete and the slot given back before it is sent:
+        # a client that does not read holds its connection (until the protocol's write
+        # timeout), never a slot others are waiting for.
+        answer: list[Message] = []
+
+        async def keep(message: Message) -> None:
+            answer.append(message)
+
         try:
-            await self.app(scope, receive, send)
+            await self.app(scope, receive, keep)
         finally:
-            self.gate.leave()
+            gate.leave()
+        for message in answer:
+            await send(message)

@@ -4,58 +4,72 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import hashlib
+import os
 import signal
 import threading
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.middleware.gzip import GZipMiddleware
 
 from app.errors import AppError
+from app.search import client_index
+from app.search.documents import documents
 from app.search.index import ANALYSIS_VERSION
 from app.settings import Settings
 from app.urls import Urls
-from app.web.admission import AdmissionMiddleware, Gate
+from app.web.admission import PAGE_QUEUE, PAGE_SLOTS, AdmissionMiddleware, Gate
 from app.web.assets import Assets
+from app.web.background import at_low_priority
+from app.web.built import BuiltAnswers, build_answers
 from app.web.cache import CacheMiddleware
+from app.web.encoding import NegotiatedGZipMiddleware
 from app.web.errors import handle_error
 from app.web.hosts import HostGuardMiddleware, ProxyHeadersMiddleware
-from app.web.limits import MAX_BODY
 from app.web.middleware import (
     RequestLimitsMiddleware,
     RootPathMiddleware,
     SecurityHeadersMiddleware,
 )
-from app.web.routes import ROUTES, add_routes
+from app.web.routes import ROUTES, add_routes, prebuilt_paths
 from app.web.routing import RouteMiddleware
-from app.web.state import Library, load_library, reload_library
+from app.web.state import PREPARED_ENV, Library, load_library, load_prepared, reload_library
 from app.web.store import ResponseStore
-from app.web.templating import TEMPLATES, make_environment
+from app.web.templating import TEMPLATES, compile_all, make_environment
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 
 
 def create_app(settings: Settings | None = None, library: Library | None = None, *,
-               static_site: bool = False) -> FastAPI:
+               static_site: bool = False, build: bool = True,
+               settle: bool = False) -> FastAPI:
     """Build the app over `library`, or over the data in `settings.data_dir`.
 
     Loading validates the data first: broken data raises `DataError` before anything serves.
     `static_site` makes every link one of the static export's (`app.urls`, `app.export`).
+    With `build`, the answers that depend on the data version alone are built at start-up
+    (before the server says it is ready), unless `library` carries them already. With
+    `settle` (a server's app: `app.main`), every template is compiled before the app says it
+    is ready, and what is loaded then is kept out of the cyclic garbage collector's passes
+    (`settle_heap`), and again after each reload.
     """
     settings = settings or Settings()
     assets = Assets(STATIC)
-    urls = Urls(
-        root_path=settings.root_path.rstrip("/"),
-        public_base_url=settings.public_base_url,
-        card_url_base=settings.card_url_base,
-        static_site=static_site,
-    )
-    library = library or load_library(settings.data_dir, settings.index_dir, urls)
+    urls = app_urls(settings, static_site=static_site)
+    code_version = _code_version(assets)
+    if library is None:
+        # A worker of a multi-worker server starts from the data its supervisor prepared.
+        # A worker of a multi-worker server starts from the data its supervisor prepared.
+        prepared = os.environ.get(PREPARED_ENV)
+        library = (load_prepared(Path(prepared), urls, code_version) if prepared
+                   else load_library(settings.data_dir, settings.index_dir, urls))
     urls = replace(urls, static_names=assets.names)
 
     @contextlib.asynccontextmanager
@@ -66,12 +80,21 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
         loop = asyncio.get_running_loop()
         if threading.current_thread() is threading.main_thread():
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.add_signal_handler(
-                    signal.SIGHUP,
-                    lambda: loop.run_in_executor(
-                        None, reload_library, app.state, settings.data_dir, settings.index_dir),
-                )
+                loop.add_signal_handler(signal.SIGHUP, lambda: loop.run_in_executor(
+                    None, at_low_priority, reload))
+        current: Library = app.state.library
+        if build and current.built is None:
+            app.state.library = replace(current, built=await _built(app, settings, current))
+        if settle:
+            # Before the app serves, so blocking its loop costs nobody; at a lower priority, as
+            # the other workers serve meanwhile.
+            at_low_priority(lambda: _settle(app))
         yield
+
+    def reload() -> None:
+        if reload_library(app.state, settings.data_dir, settings.index_dir,
+                          lambda new: with_built_answers(settings, new)) and settle:
+            settle_heap()
 
     app = FastAPI(
         title="룰사전 API",
@@ -80,8 +103,8 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
         docs_url=None,
         redoc_url=None,
         lifespan=lifespan,
-        # Bodies are counted as they arrive and refused past the bound (413), not read whole.
-        max_body_size=MAX_BODY,
+        # No `max_body_size`: FastAPI would answer its own 413 outside every middleware (plain
+        # text, no security headers). `read_form_body` counts the one body the app reads.
     )
     app.router.redirect_slashes = False  # its Location is built from the request's host
     app.state.settings = settings
@@ -89,8 +112,9 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
     app.state.library = library
     app.state.assets = assets
     app.state.templates = make_environment(urls)
-    app.state.code_version = _code_version(assets)
+    app.state.code_version = code_version
     app.state.gate = Gate(settings.search_slots, settings.search_queue)
+    app.state.page_gate = Gate(PAGE_SLOTS, PAGE_QUEUE)
     app.state.store = ResponseStore(settings.cache_mb * 1024 * 1024)
     add_routes(app.router)
     for exc_type in (AppError, StarletteHTTPException, RequestValidationError, Exception):
@@ -102,11 +126,12 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
     # is before the host check; then the route row, the cache (cached answers stop there),
     # admission control for search work, and compression closest to the handlers.
     # Static files come compressed already, or are not worth compressing (images).
-    app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6,
+    app.add_middleware(NegotiatedGZipMiddleware, minimum_size=500, compresslevel=6,
                        exclude_content_types=("text/event-stream", "image/png", "image/x-icon"))
-    app.add_middleware(AdmissionMiddleware, gate=app.state.gate)
+    app.add_middleware(AdmissionMiddleware, gate=app.state.gate, pages=app.state.page_gate)
     app.add_middleware(CacheMiddleware, store=app.state.store,
                        version=lambda: app.state.library.version,
+                       built=lambda: app.state.library.built,
                        code_version=app.state.code_version, base_url=settings.public_base_url,
                        shared_seconds=settings.shared_cache_seconds)
     app.add_middleware(RouteMiddleware, table=ROUTES)
@@ -118,6 +143,79 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
     app.add_middleware(RequestLimitsMiddleware)
     app.add_middleware(SecurityHeadersMiddleware)
     return app
+
+
+async def _built(app: FastAPI, settings: Settings, library: Library) -> BuiltAnswers:
+    langs = client_index.languages(library.corpus, documents(library.corpus))
+    return await build_answers(app, library.version, app.state.code_version,
+                               settings.public_base_url, prebuilt_paths(langs),
+                               _build_host(settings))
+
+
+#: The cyclic garbage collector's thresholds in a server (CPython's default: 700, 10, 10).
+#: Nearly every object a request makes is freed by reference counting; the collector, run
+#: every 700 allocations, mostly walked live connections. Under 2,000 non-reading connections
+#: it took 35 % of a worker's CPU (py-spy), and a worker spent 1.9 ms per attacking connection;
+#: with these, 0.85 ms (`bench.attack --only slow`; 10,000/10/10 gave 1.1 ms).
+GC_THRESHOLDS = (50_000, 20, 100)
+
+
+def _settle(app: FastAPI) -> None:
+    compile_all(app.state.templates)
+    settle_heap()
+
+
+def settle_heap() -> None:
+    """Keep every object alive now out of the cyclic garbage collector's passes (`gc.freeze`),
+    and run the collector less often (`GC_THRESHOLDS`).
+
+    A worker's corpus, index and built answers are about 100,000 long-lived objects; each full
+    pass of the collector walks them all (20-30 ms here), and under a flood of connections
+    such passes came often enough to hold every request of the worker for tens of milliseconds
+    at a time. Called once they are loaded, and after a reload (the previous data's objects
+    are collected first).
+    """
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
+def with_built_answers(settings: Settings, library: Library) -> Library:
+    """`library` with its built answers, made by an app of its own over it (a reload, or the
+    supervisor preparing the data for its workers): in a thread, with an event loop of its
+    own, since the caller may be inside one."""
+    if library.built is not None:
+        return library
+    app = create_app(settings, library, build=False)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        built = pool.submit(asyncio.run, _built(app, settings, library)).result()
+    return replace(library, built=built)
+
+
+def _build_host(settings: Settings) -> str:
+    """A `Host` the app answers for, for its own build requests."""
+    if settings.public_base_url:
+        return urlsplit(settings.public_base_url).netloc
+    for pattern in settings.host_patterns():
+        if pattern == "*":
+            return "localhost"
+        if pattern.startswith("*."):
+            return "build" + pattern[1:]
+        return pattern
+    return "localhost"
+
+
+def app_urls(settings: Settings, *, static_site: bool = False) -> Urls:
+    """The URL helper the app builds its pages (and the corpus its links) with."""
+    return Urls(root_path=settings.root_path.rstrip("/"),
+                public_base_url=settings.public_base_url,
+                card_url_base=settings.card_url_base, static_site=static_site)
+
+
+def code_version() -> str:
+    """The version of the templates and static files the app would serve (`_code_version`)."""
+    return _code_version(Assets(STATIC))
 
 
 def _code_version(assets: Assets) -> str:

@@ -2,7 +2,7 @@
 
 Only `POST /settings` takes a body: a few checkbox values. `Content-Length` over `MAX_BODY`
 is refused before anything is read (`RequestLimitsMiddleware`); a body without one is counted
-as it arrives by FastAPI's `max_body_size` and refused with 413 as soon as it passes the bound;
+as it arrives and refused with 413 as soon as it passes the bound;
 a body that arrives slower than `BODY_TIMEOUT` gets 408. The rest is never read.
 """
 
@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.types import Scope
 
 from app.errors import AppError
-from app.web.limits import BODY_TIMEOUT
+from app.web.limits import BODY_TIMEOUT, MAX_BODY
 
 __all__ = ["read_form_body", "same_origin"]
 
@@ -45,9 +45,13 @@ async def read_form_body(request: Request) -> str:
     if content_type != _FORM:
         raise AppError(415, "설정은 양식으로만 바꿀 수 있습니다.", headers=_CLOSE)
     chunks: list[bytes] = []
+    received = 0
     try:
         with anyio.fail_after(BODY_TIMEOUT):
             async for chunk in request.stream():
+                received += len(chunk)
+                if received > MAX_BODY:  # a chunked body: no Content-Length to refuse first
+                    raise too_large()
                 chunks.append(chunk)
     except TimeoutError:
         raise AppError(408, "보내는 내용이 너무 늦게 도착했습니다.") from None

@@ -107,8 +107,12 @@ class HostGuardMiddleware:
                 or (self.lan and lan_host(host)))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if (scope["type"] != "http" or get_route_path(scope) in _ANY_HOST_PATHS
-                or self.allows(Headers(scope=scope).get("host"))):
+        # More than one `Host` is refused like a wrong one, for any path (RFC 9112 §3.2: 400,
+        # whatever they say: which one a cache or proxy in front believed cannot be told).
+        if scope["type"] != "http" or (
+                sum(name == b"host" for name, _ in scope["headers"]) < 2
+                and (get_route_path(scope) in _ANY_HOST_PATHS
+                     or self.allows(Headers(scope=scope).get("host")))):
             await self.app(scope, receive, send)
             return
         # The one error handler answers: no-store, security headers, HTML or JSON.

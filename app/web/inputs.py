@@ -22,8 +22,8 @@ from app.corpus.collections import parse_owned
 __all__ = ["MAX_CACHED_QUERY", "OWNED_COOKIE", "PageKey", "owned_of", "page_key"]
 
 OWNED_COOKIE = "owned"
-#: A longer query string is answered but never cached: no real query needs more (200 Hangul
-#: characters percent-encoded are 1,800 bytes).
+#: Longer values of the parameters a route reads are answered but never cached: no real query
+#: needs more (200 Hangul characters percent-encoded are 1,800 bytes).
 MAX_CACHED_QUERY = 2_048
 
 
@@ -57,17 +57,20 @@ def page_key(scope: Scope, *, params: Sequence[str], owned: bool, base: str) -> 
     """The key of this request's answer, or None when it must not be stored.
 
     `params` are the query parameters the route reads, `owned` whether it reads the cookie,
-    `base` the public base URL (`hosts.public_base`). Unknown, repeated or overlong query
-    parameters make the request uncacheable: they cannot change the answer, but they could
-    make endless distinct keys.
+    `base` the public base URL (`hosts.public_base`). The key holds exactly what the handler
+    reads: each declared parameter's value as Starlette gives it to the handler (the last one
+    when it is repeated); any other parameter cannot change the answer and is left out, so
+    `?z=<random>` is the same answer, cached once. Declared values over `MAX_CACHED_QUERY`
+    make the request uncacheable.
     """
     query: bytes = scope.get("query_string", b"")
-    if len(query) > MAX_CACHED_QUERY:
-        return None
-    # Decoded exactly as Starlette's QueryParams decodes it for the handlers.
-    pairs = parse_qsl(query.decode("latin-1"), keep_blank_values=True)
-    names = [name for name, _ in pairs]
-    if len(set(names)) != len(names) or not set(names) <= set(params):
-        return None
-    return PageKey(base, get_route_path(scope), tuple(sorted(pairs)),
+    values: dict[str, str] = {}
+    if query and params:
+        # Decoded exactly as Starlette's QueryParams decodes it for the handlers.
+        for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
+            if name in params:
+                values[name] = value
+        if sum(len(v.encode("utf-8", "surrogatepass")) for v in values.values()) > MAX_CACHED_QUERY:
+            return None
+    return PageKey(base, get_route_path(scope), tuple(sorted(values.items())),
                    owned_of(scope) if owned else None)

@@ -88,7 +88,7 @@ class RequestLimitsMiddleware:
 
     `python -m app serve` refuses these in the HTTP protocol already, before they are read;
     this repeats the cheap checks for any other ASGI server the app may run under. A body
-    without `Content-Length` is counted as it is read (FastAPI's `max_body_size`).
+    without `Content-Length` is counted as it is read (`body.read_form_body`).
     """
 
     def __init__(self, app: ASGIApp) -> None:

@@ -1,42 +1,137 @@
-"""uvicorn's httptools protocol with bounds on the request head.
+"""uvicorn's httptools protocol with bounds on what one connection may cost.
 
 uvicorn's httptools protocol takes a request head of any size and any duration: httptools
 buffers a header value until it ends (a 32 MiB header costs 32 MiB and quadratic copying), any
 number of fields is accepted, and a client that trickles one header byte at a time keeps its
 connection forever, since uvicorn's keep-alive timer is cancelled by any data and nothing times
-out a connection that sends nothing. This subclass enforces the head bounds of `app.web.limits`
-while the bytes arrive, before the app sees the request; everything else (keep-alive,
-pipelining, upgrades) is uvicorn's own code.
+out a connection that sends nothing. Nor does anything time out an answer the client never
+reads: a pipelining client that reads nothing held its connection, its parsed requests and (in
+the app) its search slots for as long as it liked, and every other request got 503 once the
+workers' connections were used up. This subclass enforces, while the bytes arrive and before
+the app sees a request (`app.web.limits`):
+
+* **the head**: 414 for a long target, 431 for big or many headers, 408 when the head is not
+  complete `HEADER_TIMEOUT` seconds after the connection opened or its last answer ended, 505
+  for an HTTP version other than 1.0 and 1.1;
+* **writes**: an answer whose bytes (in the transport's buffer and the kernel's send queue)
+  make no progress for `WRITE_TIMEOUT` seconds ends the connection (aborted: a graceful close
+  would wait for the client forever);
+  with a reset (a plain close would leave the unsent bytes queued in the kernel, and the client
+  none the wiser, for minutes);
+* **pipelining**: at most `PIPELINE_DEPTH` requests are parsed ahead of the one being answered,
+  and none while an earlier answer is still in the process; a pipelined request is computed
+  only once the client has taken every earlier answer (the kernel's send queue is empty), so a
+  client that never reads costs one answer's computation per connection, not one per request
+  it sent; the rest of the bytes wait unparsed, and the socket is not read meanwhile;
+* **connections**: past `RULES_MAX_CONNECTIONS`, the connections that have waited on their
+  client the longest (idle, or not reading an answer) are closed to make room, a few at a
+  time; requests get 503 only when every connection is being answered, and `/healthz` and
+  `/readyz` have `HEALTH_RESERVE` connections of their own beyond the bound;
+* **errors**: an answer already due on the connection (a valid request pipelined before a bad
+  one) is sent before the error; a client that went away mid-answer is one line in the log
+  (throttled, like every line a client can cause), not a traceback.
+
+Everything else (keep-alive, parsing, the ASGI cycle) is uvicorn's own code.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
+import heapq
 import http
+import logging
+import random
+import socket
+import struct
+import termios
+import weakref
 from typing import Any, Final, NoReturn
 
 import httptools
 from uvicorn.config import Config
+from uvicorn.protocols.http.flow_control import FlowControl
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 from uvicorn.server import ServerState
 
+from app.logs import Throttled
 from app.web import limits
+from app.web.middleware import SECURITY_HEADERS
+
+__all__ = ["BoundedHttpToolsProtocol"]
 
 #: Data is fed to the parser in slices of this size, so the raw head count below can only
 #: over-count, by at most one slice: the slice in which a request begins may also hold the end
 #: of the previous one.
 _SLICE: Final = 4_096
+#: While a request is being answered, the bytes after it are fed in slices this small, so that
+#: parsing stops within a few requests of `PIPELINE_DEPTH` (the shortest request is ~18 bytes).
+_PIPELINED_SLICE: Final = 64
 #: Head bytes that are neither target nor header names and values (method, version, ": " and
 #: CRLF per field), plus the one-slice over-count.
 _HEAD_ALLOWANCE: Final = 2 * _SLICE
+#: How often a connection with unsent bytes is looked at.
+_WRITE_CHECK: Final = 1.0
+#: First wait before looking again whether the client took its answers, so that a pipelined
+#: request can start (quadrupled each time, up to `_LAST_POLL`; then the write watch looks, once
+#: a second): on a LAN the queue empties within a millisecond or two.
+_FIRST_POLL: Final = 0.002
+_LAST_POLL: Final = 0.128
+#: Past the connection bound, this share of the bound is closed at once (the ones that waited
+#: longest): one look over the connections serves many new ones.
+_EVICT_SHARE: Final = 64
+_VERSIONS: Final = ("1.0", "1.1")
+_PROBES: Final = (b"/healthz", b"/readyz")
+_SECURITY: Final = b"".join(f"{k}: {v}\r\n".encode() for k, v in SECURITY_HEADERS.items())
+_TIOCOUTQ: Final = getattr(termios, "TIOCOUTQ", None)
+#: SO_LINGER on, 0 s: close() resets the connection and drops what the kernel holds for it.
+_RESET: Final = struct.pack("ii", 1, 0)
+
+_events = Throttled(logging.getLogger("uvicorn.error"))
 
 
 class _Rejected(Exception):
     """Raised in a parser callback: the only way to stop httptools mid-buffer."""
 
 
+class _HeldFlow(FlowControl):
+    """uvicorn's flow control, except that reading stays paused while the protocol holds
+    bytes it has not parsed yet (uvicorn resumes reading whenever an answer ends)."""
+
+    def __init__(self, transport: asyncio.Transport, protocol: BoundedHttpToolsProtocol) -> None:
+        super().__init__(transport)
+        # Weak: a reference cycle per connection would leave its garbage to the cyclic
+        # collector, whose passes over a worker's heap are what delay everyone.
+        self._protocol = weakref.ref(protocol)
+
+    def resume_reading(self) -> None:
+        protocol = self._protocol()
+        if protocol is None or not protocol.holding():
+            super().resume_reading()
+
+
+async def _busy(scope: Any, receive: Any, send: Any) -> None:
+    """503 for a request beyond the connection bound (uvicorn's own, with our headers)."""
+    body = "서버가 바쁩니다. 잠시 후 다시 시도해 주세요.\n".encode()
+    await send({"type": "http.response.start", "status": 503, "headers": [
+        (b"content-type", b"text/plain; charset=utf-8"),
+        (b"content-length", str(len(body)).encode()), (b"retry-after", b"1"),
+        (b"cache-control", b"no-store"), (b"connection", b"close"),
+        *((k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def _eviction_order(protocol: BoundedHttpToolsProtocol) -> float:
+    """Smaller goes first: the time since which a connection waits on its client, as if a
+    minute earlier while it holds an answer the client has not taken (its write watch runs):
+    a connection that does not read goes before an idle keep-alive one, whose owner reads."""
+    since = protocol._waiting_since or 0.0
+    return since - 60.0 if protocol._write_timer is not None else since
+
+
 class BoundedHttpToolsProtocol(HttpToolsProtocol):
-    """`HttpToolsProtocol` answering 414, 431 and 408 for heads over the bounds of `limits`."""
+    """`HttpToolsProtocol` within the bounds of `app.web.limits` (see the module's doc)."""
 
     def __init__(
         self,
@@ -46,42 +141,170 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         _loop: asyncio.AbstractEventLoop | None = None,
     ) -> None:
         super().__init__(config, server_state, app_state, _loop)
+        # uvicorn's own bound refuses every request, probes included, once it is reached.
+        self._max_connections = self.limit_concurrency
+        self.limit_concurrency = None
+        self._app = self.app
         self._head_timer: asyncio.TimerHandle | None = None
         self._in_head = False
         self._head_bytes = 0
         self._header_bytes = 0
         self._header_count = 0
         self._rejection: int | None = None
+        #: Bytes received but not parsed yet (pipelined requests waiting their turn).
+        self._held = bytearray()
+        #: An error found while earlier answers were still due: sent after them.
+        self._pending_error: int | None = None
+        self._write_timer: asyncio.TimerHandle | None = None
+        self._unsent_then = 0
+        self._stalled = 0.0
+        self._write_timeout = limits.WRITE_TIMEOUT * (
+            1 + limits.WRITE_TIMEOUT_SPREAD * random.random())
+        #: Since when the connection has waited on its client (for a request, or to take an
+        #: answer); None while the app works on one of its requests. The oldest go first
+        #: past the connection bound.
+        self._waiting_since: float | None = None
+        #: A pipelined request waits for the client to take the earlier answers.
+        self._next_timer: asyncio.TimerHandle | None = None
+        self._next_delay = _FIRST_POLL
+        self._deferred = False
+        self._sock: Any = None
+        self._fd = -1
+        #: This side ended the connection (a write timeout, or room for another).
+        self._closed_here = False
+        #: Every cycle of this connection not yet answered: uvicorn marks only the newest one
+        #: disconnected when the connection is lost, and the one running would write on.
+        self._cycles: weakref.WeakSet[Any] = weakref.WeakSet()
+
+    # --- the connection ----------------------------------------------------------------------
 
     def connection_made(  # type: ignore[override]
         self, transport: asyncio.Transport
     ) -> None:
         super().connection_made(transport)
+        self.flow = _HeldFlow(transport, self)
+        sock = self._sock = transport.get_extra_info("socket")
+        self._fd = sock.fileno() if sock is not None else -1
+        if sock is not None:
+            # The kernel keeps at most this much of the answers for a client (about twice it):
+            # left to autotuning it grew to megabytes per non-reading connection.
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, limits.SEND_BUFFER)
+        self._waiting_since = self.loop.time()
         self._arm_head_timer()
+        if self._max_connections and len(self.connections) > self._max_connections:
+            self._make_room()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_head_timer()
+        for timer in (self._write_timer, self._next_timer):
+            if timer is not None:
+                timer.cancel()
+        self._write_timer = self._next_timer = None
+        self._held.clear()
+        if (self.cycle is not None and not self.cycle.response_complete
+                and not self._closed_here):
+            _events.log(logging.INFO, "closed mid-answer",
+                        "%sclient closed the connection before its answer was sent",
+                        self._client_prefix())
+        for cycle in list(self._cycles):
+            cycle.__dict__.pop("send", None)  # our wrapper (a reference cycle)
+            if not cycle.response_complete:
+                cycle.disconnected = True
+                cycle.message_event.set()
+        # Requests never started hold `on_response_complete`, a reference back to this.
+        self.pipeline.clear()
         super().connection_lost(exc)
 
+    def holding(self) -> bool:
+        """Whether bytes received are waiting to be parsed."""
+        return bool(self._held)
+
+    def _make_room(self) -> None:
+        """Past the connection bound: close the connections that have waited on their client
+        the longest (a share of the bound at once); if every one is being answered, this one
+        may only ask for a probe until others end."""
+        bound = self._max_connections or 0
+        candidates = [other for other in self.connections
+                      if isinstance(other, BoundedHttpToolsProtocol) and other is not self
+                      and other._waiting_since is not None]
+        victims = heapq.nsmallest(max(1, len(self.connections) - bound, bound // _EVICT_SHARE),
+                                  candidates, key=_eviction_order)
+        if victims:
+            _events.log(logging.WARNING, "connection bound",
+                        "%d connections: closed the %d that waited on their client the longest "
+                        "(%.1f s and less)", len(self.connections), len(victims),
+                        self.loop.time() - (victims[0]._waiting_since or 0.0))
+            for victim in victims:
+                victim._close_now()
+        elif len(self.connections) > bound + limits.HEALTH_RESERVE:
+            _events.log(logging.WARNING, "connection bound",
+                        "%s%d connections, every one being answered: new connection closed",
+                        self._client_prefix(), len(self.connections))
+            self._close_now()
+
+    def _close_now(self) -> None:
+        """End the connection at once; with a reset if the client has bytes it did not take,
+        so that the kernel drops them (and the client learns it) instead of keeping them for
+        a client that does not read."""
+        if self.transport.is_closing():
+            return
+        self._closed_here = True
+        if self._sock is not None and self._unsent() > 0:
+            with contextlib.suppress(OSError):
+                self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, _RESET)
+        self.transport.abort()
+        # Counted out now, not when uvicorn hears of it on a later loop turn: the bound is
+        # checked again before then.
+        self.connections.discard(self)
+
+    def _over_capacity(self) -> bool:
+        bound = self._max_connections or 0
+        return bound > 0 and len(self.connections) > bound
+
+    # --- reading and parsing -----------------------------------------------------------------
+
     def data_received(self, data: bytes) -> None:
-        # uvicorn's `data_received`, feeding slice by slice to count the bytes httptools holds
-        # back while a header is incomplete (it calls `on_header` only once a field has ended).
         self._unset_keepalive_if_required()
-        view = memoryview(data)
-        for start in range(0, len(view), _SLICE):
-            piece = view[start : start + _SLICE]
+        if self._pending_error is not None or self.transport.is_closing():
+            return  # what follows a refused request is never read
+        self._held += data
+        self._feed()
+
+    def _may_parse(self) -> bool:
+        if self._pending_error is not None or self.transport.is_closing():
+            return False
+        if not self._answering():
+            return True
+        # Requests ahead of the one being answered: a few, and only once the answers so far
+        # have left the process.
+        return (len(self.pipeline) < limits.PIPELINE_DEPTH
+                and self.transport.get_write_buffer_size() == 0)
+
+    def _answering(self) -> bool:
+        return bool(self.pipeline) or (self.cycle is not None and not self.cycle.response_complete)
+
+    def _feed(self) -> None:
+        # uvicorn's `data_received`, feeding slice by slice: to count the bytes httptools holds
+        # back while a header is incomplete (it calls `on_header` only once a field has ended),
+        # and to stop parsing pipelined requests past the depth.
+        while self._held and self._may_parse():
+            size = _PIPELINED_SLICE if self._answering() else _SLICE
+            piece = bytes(self._held[:size])
+            del self._held[:size]
             try:
                 self.parser.feed_data(piece)
-            except httptools.HttpParserError:
+            except httptools.HttpParserError as exc:
+                self._held.clear()
                 if self._rejection is not None:
-                    self._send_error(self._rejection)
-                    return
-                msg = "Invalid HTTP request received."
-                self.logger.warning(msg)
-                self.send_400_response(msg)
+                    self._refuse(self._rejection)
+                else:
+                    # A version httptools cannot even parse (HTTP/3.0) is still a version.
+                    self._refuse(505 if "HTTP version" in str(exc) else 400)
                 return
             except httptools.HttpParserUpgrade:
                 # httptools ignores what follows the upgrade request; so does uvicorn.
+                self._held.clear()
                 if self._should_upgrade():
                     self.handle_websocket_upgrade()
                 else:
@@ -90,8 +313,11 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             if self._in_head:
                 self._head_bytes += len(piece)
                 if self._head_bytes > limits.MAX_URL + limits.MAX_HEADER_BYTES + _HEAD_ALLOWANCE:
-                    self._send_error(431)
+                    self._held.clear()
+                    self._refuse(431)
                     return
+        if self._held:
+            self.flow.pause_reading()
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
@@ -115,19 +341,146 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self._in_head = False
         self._cancel_head_timer()
-        super().on_headers_complete()
+        if self.parser.get_http_version() not in _VERSIONS:
+            self._reject(505)
+        busy = self._over_capacity() and self.url.split(b"?", 1)[0] not in _PROBES
+        if busy:
+            _events.log(logging.WARNING, "over capacity",
+                        "%s%d connections: 503", self._client_prefix(), len(self.connections))
+            self.app = _busy
+        try:
+            super().on_headers_complete()
+        finally:
+            self.app = self._app
+        cycle = self.cycle
+        self._cycles.add(cycle)
+        answer = cycle.send
+
+        async def send(message: Any) -> None:
+            # The transport is closed but uvicorn has not heard yet (connection_lost comes on
+            # the next loop turn): writing would raise, and log two tracebacks.
+            if self.transport.is_closing():
+                cycle.disconnected = True
+            await answer(message)
+            if cycle.response_complete or cycle.disconnected:
+                # Done with: this wrapper refers to the cycle (a reference cycle).
+                cycle.__dict__.pop("send", None)
+
+        cycle.send = send  # type: ignore[method-assign]
 
     def on_response_complete(self) -> None:
         # A queued pipelined request already has its head; only an empty pipeline means the
         # connection now waits for (the rest of) a new head.
         awaiting_head = not self.pipeline
+        self._waiting_since = self.loop.time()
         super().on_response_complete()
-        if awaiting_head and not self.transport.is_closing():
+        if self.transport.is_closing():
+            return
+        self._watch_writes()
+        if not self.pipeline and self._pending_error is not None:
+            self._send_error(self._pending_error)
+            return
+        if awaiting_head:
             self._arm_head_timer()
+        self._feed()
+
+    def _start_asgi_task(self, cycle: Any, app: Any) -> None:
+        # Every request starts here (uvicorn's own path for the first one on a connection and
+        # for each pipelined one): a request behind answers the client has not taken yet waits
+        # for them to be taken, at the front of the pipeline.
+        if self._unsent() > 0:
+            self.pipeline.append((cycle, app))
+            self._deferred = True
+            self.flow.pause_reading()
+            self._poll_next()
+            return
+        self._next_delay = _FIRST_POLL
+        self._waiting_since = None
+        super()._start_asgi_task(cycle, app)
+
+    def _poll_next(self) -> None:
+        self._watch_writes()
+        if (self._next_timer is None and self._next_delay <= _LAST_POLL
+                and not self.transport.is_closing()):
+            self._next_timer = self.loop.call_later(self._next_delay, self._next_due)
+            self._next_delay *= 4
+
+    def _next_due(self) -> None:
+        self._next_timer = None
+        if self._deferred and self.pipeline and not self.transport.is_closing():
+            self._deferred = False
+            cycle, app = self.pipeline.pop()
+            self._start_asgi_task(cycle, app)
 
     def _reject(self, status: int) -> NoReturn:
         self._rejection = status
         raise _Rejected(status)
+
+    def _refuse(self, status: int) -> None:
+        """Answer `status` and close: now, or once the answers already due have been sent."""
+        self._in_head = False
+        self._cancel_head_timer()
+        if self._answering():
+            self._pending_error = status
+            self.flow.pause_reading()
+        else:
+            self._send_error(status)
+
+    # --- writing -----------------------------------------------------------------------------
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        self._watch_writes()
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        self._feed()
+
+    def _unsent(self) -> int:
+        """Bytes written but not yet taken by the client: the transport's buffer and the
+        kernel's send queue."""
+        queued = self.transport.get_write_buffer_size()
+        if self._fd >= 0 and _TIOCOUTQ is not None:
+            with contextlib.suppress(OSError):
+                queued += struct.unpack("i", fcntl.ioctl(self._fd, _TIOCOUTQ, b"\0" * 4))[0]
+        return queued
+
+    def _watch_writes(self) -> None:
+        if self._write_timer is None and self._unsent() > 0:
+            self._unsent_then = self._unsent()
+            self._write_timer = self.loop.call_later(_WRITE_CHECK, self._check_writes)
+
+    def _check_writes(self) -> None:
+        self._write_timer = None
+        unsent = self._unsent()
+        if unsent == 0:
+            self._stalled = 0.0
+            self._next_due()
+            self._feed()
+            return
+        if self._unsent_then - unsent >= limits.MIN_WRITE_RATE * _WRITE_CHECK:
+            self._stalled = 0.0
+            if self._waiting_since is not None:
+                self._waiting_since = self.loop.time()  # a slow reader, but a reader
+        else:
+            self._stalled += _WRITE_CHECK
+        if self._stalled >= self._write_timeout:
+            _events.log(logging.WARNING, "write timeout",
+                        "%sanswer not read for %.0f s (%d bytes unsent); connection closed",
+                        self._client_prefix(), self._stalled, unsent)
+            self._close_now()
+            return
+        self._unsent_then = unsent
+        self._write_timer = self.loop.call_later(_WRITE_CHECK, self._check_writes)
+        self._feed()
+
+    def timeout_keep_alive_handler(self) -> None:
+        if not self.transport.is_closing():
+            if self._unsent() > 0:
+                return  # the write watch decides: a graceful close would wait forever
+            self.transport.close()
+
+    # --- the head timer ----------------------------------------------------------------------
 
     def _arm_head_timer(self) -> None:
         # Not reset by arriving data: the whole head must arrive within the timeout.
@@ -141,11 +494,11 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
 
     def _head_timed_out(self) -> None:
         self._head_timer = None
-        if self.transport.is_closing():
+        if self.transport.is_closing() or self._answering():
             return
-        if self._in_head:
+        if self._in_head or self._held:
             self._send_error(408)
-        else:
+        elif self._unsent() == 0:
             # Nothing of a request arrived: a preconnect or an idle socket, not worth a warning.
             self.logger.debug("%sNo request within %ss; connection closed",
                               self._client_prefix(), limits.HEADER_TIMEOUT)
@@ -158,9 +511,11 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         # Like uvicorn's `send_400_response`: straight to the transport, then close, since the
         # parser is mid-request and cannot be trusted for another one.
         self._in_head = False
+        self._pending_error = None
         self._cancel_head_timer()
         phrase = http.HTTPStatus(status).phrase
-        self.logger.warning("%s%d %s; connection closed", self._client_prefix(), status, phrase)
+        _events.log(logging.WARNING, f"refused {status}", "%s%d %s; connection closed",
+                    self._client_prefix(), status, phrase)
         body = phrase.encode("ascii")
         content = [STATUS_LINE[status]]
         for name, value in self.server_state.default_headers:
@@ -168,9 +523,12 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         content.extend([
             b"content-type: text/plain; charset=utf-8\r\n",
             b"content-length: " + str(len(body)).encode("ascii") + b"\r\n",
+            b"cache-control: no-store\r\n",
+            _SECURITY,
             b"connection: close\r\n",
             b"\r\n",
             body,
         ])
         self.transport.write(b"".join(content))
         self.transport.close()
+        self._watch_writes()

@@ -9,6 +9,7 @@ render it as HTML or JSON.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Annotated
 from urllib.parse import parse_qs, quote
 
@@ -16,19 +17,20 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.corpus.collections import format_owned
+from app.corpus.ids import canonical_id
 from app.corpus.lookup import named
 from app.errors import AppError
 from app.search import client_index
 from app.urls import Urls
 from app.web import api_docs, context, crawlers, feeds, history_context, offline, search_context
 from app.web.body import read_form_body, same_origin
-from app.web.cache import accepts_gzip
+from app.web.encoding import accepts_gzip
 from app.web.etags import etag_matches
 from app.web.hosts import public_base
 from app.web.inputs import OWNED_COOKIE, known_collections, owned_of
 from app.web.responses import SafeJSONResponse
 from app.web.routing import Cache, Route, matches_a_route
-from app.web.state import Library
+from app.web.state import Library, workers_ready
 from app.web.templating import render_page
 from app.web.views import (
     ChangesPage,
@@ -49,7 +51,7 @@ from app.web.views import (
     WebManifest,
 )
 
-__all__ = ["ROUTES", "add_routes"]
+__all__ = ["PREBUILT", "ROUTES", "add_routes", "prebuilt_paths"]
 
 
 def _library(request: Request) -> Library:
@@ -109,6 +111,10 @@ def entry_page(request: Request, entry_id: str) -> Response:
     if entry_id not in lib.corpus.entries:
         if entry_id.endswith("/"):  # ids may hold "/", so this route also sees "/rules/X/"
             return trailing_slash(request, "rules/" + entry_id)
+        # Decomposed Hangul (NFD, as some systems write it) names the composed id: 301 to it.
+        canonical = canonical_id(entry_id, lib.corpus.entries)
+        if canonical is not None:
+            return RedirectResponse(urls.entry(canonical), status_code=301)
         # An old link never dead-ends: a renamed id moved, a removed entry shows its last text.
         moved = lib.history.redirects.get(entry_id)
         if moved is not None:
@@ -453,9 +459,13 @@ async def healthz(request: Request) -> Response:
 
 
 async def readyz(request: Request) -> Response:
-    """The corpus and its index are loaded and can be served."""
+    """The corpus and its index are loaded and can be served, by this worker and (with
+    several) by every other: 503 while one is starting again or cannot start."""
     lib = _library(request)
-    return SafeJSONResponse(Ready(status="ready", version=lib.version, entries=len(lib.corpus)),
+    ready, why = workers_ready()
+    return SafeJSONResponse(Ready(status="ready" if ready else f"not ready: {why}",
+                                  version=lib.version, entries=len(lib.corpus)),
+                            status_code=200 if ready else 503,
                             headers={"cache-control": "no-store"})
 
 
@@ -465,6 +475,9 @@ GET = ("GET", "HEAD")
 POST = ("POST",)
 _PAGE = Cache()
 _OWNED_PAGE = Cache(owned=True)
+#: Built once per data version (`app.web.built`); `_BUILT_ABSOLUTE` ones hold absolute links.
+_BUILT = Cache(prebuilt=True)
+_BUILT_ABSOLUTE = Cache(prebuilt=True, absolute=True)
 _SEARCH = ("q", "game", "source", "typed")
 
 ROUTES: tuple[Route, ...] = (
@@ -476,7 +489,7 @@ ROUTES: tuple[Route, ...] = (
     Route("/changes", changes_page, GET, cache=_PAGE),
     Route("/changes/{source_id}", changes_source_page, GET, cache=_PAGE),
     Route("/changes.atom", changes_feed, GET, cache=_PAGE),
-    Route("/timing", timing_page, GET, cache=_PAGE),
+    Route("/timing", timing_page, GET, cache=_BUILT_ABSOLUTE),
     Route("/search", search_page, GET, cache=Cache((*_SEARCH, "page"), owned=True),
           expensive=True),
     Route("/go/{text:path}", go, GET, cache=_PAGE, expensive=True),
@@ -495,23 +508,38 @@ ROUTES: tuple[Route, ...] = (
           model=SearchResults),
     Route("/api/suggest", api_suggest, GET, cache=Cache(("q",)), expensive=True,
           model=Suggestions),
-    Route("/api/titles", api_titles, GET, cache=_PAGE, model=Titles),
-    Route("/search-index.json", search_index_file, GET, cache=_PAGE, model=ClientIndex),
-    Route("/search-texts.json", search_texts_file, GET, cache=_PAGE, model=ClientTexts),
-    Route("/search-index.{lang}.json", search_language_file, GET, cache=_PAGE,
+    Route("/api/titles", api_titles, GET, cache=_BUILT, model=Titles),
+    Route("/search-index.json", search_index_file, GET, cache=_BUILT, model=ClientIndex),
+    Route("/search-texts.json", search_texts_file, GET, cache=_BUILT, model=ClientTexts),
+    # Built for each translation language of the data version (`prebuilt_paths`).
+    Route("/search-index.{lang}.json", search_language_file, GET, cache=_BUILT,
           model=ClientLanguage),
-    Route("/search-texts.{lang}.json", search_language_texts_file, GET, cache=_PAGE,
+    Route("/search-texts.{lang}.json", search_language_texts_file, GET, cache=_BUILT,
           model=ClientLanguageTexts),
-    Route("/manifest.webmanifest", manifest, GET, model=WebManifest),
-    Route("/sw.js", service_worker, GET, cache=_PAGE),
-    Route("/static/{name:path}", static_file, GET),
-    Route("/robots.txt", robots, GET, cache=_PAGE),
-    Route("/sitemap.xml", sitemap, GET, cache=_PAGE),
-    Route("/favicon.ico", favicon, GET),
-    Route("/healthz", healthz, GET, model=Health),
-    Route("/readyz", readyz, GET, model=Ready),
-    Route("/{rest:path}/", trailing_slash, GET),
+    Route("/manifest.webmanifest", manifest, GET, model=WebManifest, light=True),
+    Route("/sw.js", service_worker, GET, cache=_BUILT),
+    Route("/static/{name:path}", static_file, GET, light=True),
+    Route("/robots.txt", robots, GET, cache=_BUILT_ABSOLUTE, light=True),
+    Route("/sitemap.xml", sitemap, GET, cache=_BUILT_ABSOLUTE),
+    Route("/favicon.ico", favicon, GET, light=True),
+    Route("/healthz", healthz, GET, model=Health, light=True),
+    Route("/readyz", readyz, GET, model=Ready, light=True),
+    Route("/{rest:path}/", trailing_slash, GET, light=True),
 )
+
+
+#: The routes built once per data version: (path, whether the answer holds absolute links).
+PREBUILT: tuple[tuple[str, bool], ...] = tuple(
+    (r.path, r.cache.absolute) for r in ROUTES if r.cache is not None and r.cache.prebuilt)
+
+
+def prebuilt_paths(languages: Iterable[str]) -> tuple[tuple[str, bool], ...]:
+    """`PREBUILT` with each `{lang}` route once per translation language of the data version
+    (the client index's `languages`): every one of them is a finished answer too."""
+    langs = tuple(languages)
+    return tuple((path.replace("{lang}", lang), absolute)
+                 for path, absolute in PREBUILT
+                 for lang in (langs if "{lang}" in path else ("",)))
 
 
 def add_routes(router: APIRouter) -> None:

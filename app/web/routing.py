@@ -30,6 +30,10 @@ class Cache:
 
     params: tuple[str, ...] = ()
     owned: bool = False
+    #: The answer depends on the data version alone (and, if `absolute`, on the public base
+    #: URL): built once per data version and served from memory (`app.web.built`).
+    prebuilt: bool = False
+    absolute: bool = False
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,9 @@ class Route:
     cache: Cache | None = None
     #: Search work: run through admission control (a bounded number at a time).
     expensive: bool = False
+    #: Its cost is proven small (a file or a value in memory, a health probe): never queued.
+    #: Every other route's uncached answers go through admission control too (page slots).
+    light: bool = False
     #: The JSON answer's type (a view from `app.web.views`, or a list of one): declared in the
     #: OpenAPI schema. Every JSON route has one; HTML pages have none.
     model: Any = None

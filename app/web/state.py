@@ -6,7 +6,10 @@ one assignment, so a failed reload leaves the old data serving.
 
 from __future__ import annotations
 
+import json
 import logging
+import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,6 +22,7 @@ from app.errors import DataError
 from app.search import SearchIndex
 from app.search.index import Attachment
 from app.urls import Urls
+from app.web.built import BuiltAnswers
 
 log = logging.getLogger("app")
 
@@ -31,6 +35,9 @@ class Library:
     corpus: Corpus
     index: SearchIndex
     history: History = rules_history.EMPTY
+    #: The answers that depend on the data version alone, built before the data serves
+    #: (None until then: they are answered through the response cache meanwhile).
+    built: BuiltAnswers | None = None
 
     @property
     def version(self) -> str:
@@ -47,24 +54,67 @@ def load_library(data_dir: Path, index_dir: Path | None, urls: Urls) -> Library:
     folder), the index is built in memory instead: never at a shared, guessable path.
     """
     corpus = load_corpus(data_dir, urls)
-    # The history parses every revision (about a second): computed once per data version,
-    # when the index is built, and kept in its folder; a start with a built index reads it.
-    kept = Attachment(rules_history.ATTACHMENT, rules_history.FORMAT,
-                      lambda: rules_history.compute_history(data_dir, corpus).to_json())
-    index = SearchIndex.open_or_build(corpus, index_dir, (kept,))
+    index = SearchIndex.open_or_build(corpus, index_dir, (_history_kept(data_dir, corpus),))
     history = History.from_json(index.attachment(rules_history.ATTACHMENT))
     return Library(corpus=corpus, index=index, history=history)
 
 
-def reload_library(state: Any, data_dir: Path, index_dir: Path) -> bool:
+def _history_kept(data_dir: Path, corpus: Corpus) -> Attachment:
+    # The history parses every revision (about a second): computed once per data version,
+    # when the index is built, and kept in its folder; a start with a built index reads it.
+    return Attachment(rules_history.ATTACHMENT, rules_history.FORMAT,
+                      lambda: rules_history.compute_history(data_dir, corpus).to_json())
+
+
+#: Set by the supervisor of several workers: the prepared snapshot a worker starts from.
+PREPARED_ENV = "RULES_PREPARED"
+#: Set by the supervisor: the file that says whether every worker can serve (`/readyz`).
+STATUS_ENV = "RULES_WORKER_STATUS"
+
+
+def load_prepared(folder: Path, urls: Urls, code_version: str) -> Library:
+    """The library of a snapshot the supervisor prepared (`app.web.server`): its data copy,
+    its verified index and its built answers, each checked against the data version (an index
+    or answers that do not match are made again, with one warning)."""
+    corpus = load_corpus(folder / "data", urls)
+    index = SearchIndex.open_or_build(corpus, folder / "index",
+                                      (_history_kept(folder / "data", corpus),))
+    history = History.from_json(index.attachment(rules_history.ATTACHMENT))
+    built = BuiltAnswers.load(folder / "built", corpus.version, code_version)
+    if built is None:
+        log.warning("the prepared answers in %s do not match the data; building them", folder)
+    return Library(corpus=corpus, index=index, history=history, built=built)
+
+
+def workers_ready() -> tuple[bool, str]:
+    """(whether every worker of this server can serve, why not); a single process is always
+    ready once it answers. The supervisor keeps the status file current."""
+    path = os.environ.get(STATUS_ENV)
+    if not path:
+        return True, ""
+    try:
+        status = json.loads(Path(path).read_text(encoding="utf-8"))
+        ready, total = int(status["ready"]), int(status["workers"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return False, "the supervisor's status is missing"
+    if ready < total:
+        return False, f"{ready} of {total} workers can serve"
+    return True, ""
+
+
+def reload_library(state: Any, data_dir: Path, index_dir: Path,
+                   prepare: Callable[[Library], Library] | None = None) -> bool:
     """Replace `state.library` with a fresh load of `data_dir`; keep the old one on failure.
 
-    Returns True when the new data is serving. The swap is one attribute assignment, so every
-    request sees either the old library or the new one, never a mix.
+    `prepare` completes the new library before it serves (its built answers). Returns True
+    when the new data is serving. The swap is one attribute assignment, so every request sees
+    either the old library or the new one, never a mix.
     """
     old: Library = state.library
     try:
         new = load_library(data_dir, index_dir, state.urls)
+        if prepare is not None:
+            new = prepare(new)
     except DataError as exc:
         log.error("reload failed, still serving data version %s: %s", old.version, exc)
         return False
