@@ -9,6 +9,7 @@ import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -112,3 +113,18 @@ def test_a_visitor_downloads_only_the_languages_they_read(client: TestClient) ->
     assert "/rules/Doom" in pages and "/rules/en/Frost_Tokens" in pages
     assert "/rules/de/Doom" not in pages and "/rules/de/Doom" in languages["de"]
     assert languages["de"][:2] == ["/search-index.de.json", "/search-texts.de.json"]
+
+
+def test_a_language_s_search_files_are_built_with_the_data_version(client: TestClient) -> None:
+    # #20 H2 built the data version's answers once, so that a flood of cache-busting queries
+    # costs no CPU; a translation's search files are such answers too, one per language.
+    app: Any = client.app
+    built = app.state.library.built
+    for lang in LANGS:
+        for kind in ("index", "texts"):
+            path = f"/search-{kind}.{lang}.json"
+            answer = client.get(path, params={"z": "1"}, headers={"accept-encoding": "gzip"})
+            assert answer.status_code == 200
+            assert built.get(path) is not None
+            assert answer.headers["etag"] == built.get(path).etag_gzip
+    assert built.get("/search-index.pt.json") is None
