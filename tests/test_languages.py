@@ -15,6 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.corpus.build import check_data
+from app.corpus.languages import OTHER, load_languages
 from app.settings import Settings
 from app.web.app import create_app
 from tests.conftest import DATA, LOCAL, ROOT
@@ -128,3 +129,15 @@ def test_a_language_s_search_files_are_built_with_the_data_version(client: TestC
             assert built.get(path) is not None
             assert answer.headers["etag"] == built.get(path).etag_gzip
     assert built.get("/search-index.pt.json") is None
+
+
+@pytest.mark.parametrize(("lang", "title", "letter"), [
+    ("pl", "Łowca", "L"),  # Ł has no decomposition: its plain spelling is l
+    ("pl", "Żetony", "Z"),
+    ("fr", "Élimination", "E"), ("fr", "Équipement", "E"),
+    ("es", "Ñandú", "Ñ"),  # a letter of the Spanish bar stays itself
+    ("ru", "Ёлка", "Е"), ("ru", "Йод", "Й"),
+    ("zh-cn", "毁灭", "H"), ("de", "1. Über", "U"), ("de", "«42»", OTHER),
+])
+def test_a_title_finds_its_letter_in_its_language(lang: str, title: str, letter: str) -> None:
+    assert load_languages(DATA, "languages.json")[lang].letter(title) == letter

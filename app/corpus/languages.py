@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from app.corpus.hangul import CHOSEONG, is_syllable
+from app.corpus.normalize import fold_accents
 from app.errors import DataError
 
 __all__ = ["OTHER", "READINGS", "Language", "load_languages"]
@@ -87,8 +88,8 @@ def _found(letters: str, letter: str) -> str:
 
 
 def _folded(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if unicodedata.category(c) != "Mn")
+    # Lower-cased first: the plain spellings are of lower-case letters (Ł → ł → l).
+    return fold_accents(text.lower())
 
 
 def _is_han(char: str) -> bool:

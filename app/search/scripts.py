@@ -28,14 +28,12 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterator
 
+from app.corpus.normalize import PLAIN_LETTERS, fold_accents
+
 __all__ = ["casefold_table", "client_tables", "fold", "fold_char", "fold_text", "grams",
            "han_class", "hangul_class", "has_umlaut", "is_han", "letter_forms", "light_stem",
            "spelled"]
 
-#: Letters that have no decomposition to strip an accent from, and their plain spellings.
-_FOLD = {"ł": "l", "đ": "d", "ð": "d", "ø": "o", "ħ": "h", "ı": "i", "ŀ": "l", "ŧ": "t",
-         "þ": "th", "æ": "ae", "œ": "oe"}
-_FOLD_TABLE = str.maketrans(_FOLD)
 #: The umlaut's other spelling (German writes `ue` where it cannot write `ü`): a word with
 #: one is also indexed so spelled.
 _SPELLED = {"ä": "ae", "ö": "oe", "ü": "ue"}
@@ -130,12 +128,8 @@ def grams(word: str, size: int) -> list[str]:
 
 
 def fold(word: str) -> str:
-    """`word` without accents: decomposed (compatibility forms too: full-width `ｆｕｌｌ` is
-    full), every nonspacing mark (Mn) dropped, recomposed, and the letters without a
-    decomposition spelled plainly (`ł` → l, `ø` → o)."""
-    bare = "".join(c for c in unicodedata.normalize("NFKD", word)
-                   if unicodedata.category(c) != "Mn")
-    return unicodedata.normalize("NFC", bare).translate(_FOLD_TABLE)
+    """`word` without accents (`normalize.fold_accents`: `fatalité` → fatalite, `ł` → l)."""
+    return fold_accents(word)
 
 
 def fold_char(char: str) -> str:
@@ -236,7 +230,7 @@ def client_tables(*, unicode_tables: bool = True) -> dict[str, object]:
     """What static/analysis.js cannot ask its regular expressions, as data (`casefold`, made
     from this Python's Unicode data, only with `unicode_tables`)."""
     return {
-        "fold": dict(_FOLD),
+        "fold": dict(PLAIN_LETTERS),
         "spelled": dict(_SPELLED),
         "cyrillic_endings": [[n, list(e)] for n, e in _CYRILLIC_ENDINGS],
         "cyrillic_final": [_CYRILLIC_FINAL[0], list(_CYRILLIC_FINAL[1])],
