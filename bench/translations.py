@@ -17,6 +17,11 @@ language:
 * **search**: whether the translation's own titles of Attack of Opportunity, Doom and Surge
   (read from its file) find that entry first, shown in that language (✓), and at which rank.
 
+* **weight**: what a visitor's browser downloads for offline search (`/search-index.json` and
+  `/search-texts.json`, and a language's own pair for a reader of it), raw and gzip KB, beside
+  the bundled data's pair and every language's files together (what each visitor downloaded
+  before the files were split per language).
+
 In the same run: the Korean search bench's query sets scored with and without the
 translations (MRR@10, hit@1, and how many top-10 lists differ at all), and the start-up
 (process start to the first answer, with a built index; median of `--rounds` fresh
@@ -26,6 +31,7 @@ processes) of the bundled data and of the data with every translation.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import re
 import shutil
@@ -40,7 +46,9 @@ from pathlib import Path
 
 from app.corpus.build import Problem, check_data, load_corpus
 from app.corpus.models import Corpus
-from app.search import SearchIndex, analysis
+from app.search import SearchIndex, analysis, client_index
+from app.search.documents import documents
+from app.urls import Urls
 from bench import figures
 from bench.search import K, evaluate, load_queries, project_search
 
@@ -183,6 +191,37 @@ def startup(data: Path, index_dir: Path, rounds: int) -> tuple[float, float]:
     return build, statistics.median(once() for _ in range(max(1, rounds)))
 
 
+def _kb(*parts: object) -> tuple[float, float]:
+    """Raw and gzip KB of `parts` as the server sends them (compact JSON, level 9)."""
+    raw = [json.dumps(p, ensure_ascii=False, separators=(",", ":")).encode() for p in parts]
+    return (sum(len(r) for r in raw) / 1024,
+            sum(len(gzip.compress(r, 9, mtime=0)) for r in raw) / 1024)
+
+
+def weight(bundled: Corpus, translated: Corpus) -> list[list[str]]:
+    """What a visitor downloads for offline search: the bundled data's pair, the reference's
+    pair with the translations added (every visitor's), each language's reader's, and every
+    file together."""
+    urls = Urls()
+    rows: list[list[str]] = []
+
+    def row(label: str, sizes: tuple[float, float]) -> None:
+        rows.append([label, f"{sizes[0]:,.0f}", f"{sizes[1]:,.0f}"])
+
+    row("bundled data (ko, en)", _kb(client_index.index(bundled, urls),
+                                     client_index.texts(bundled)))
+    base = _kb(client_index.index(translated, urls), client_index.texts(translated))
+    row("with the translations: a Korean or English reader", base)
+    total = list(base)
+    for lang in client_index.languages(translated, documents(translated)):
+        own = _kb(client_index.language_index(translated, urls, lang),
+                  client_index.language_texts(translated, lang))
+        total = [total[0] + own[0], total[1] + own[1]]
+        row(f"… a {lang} reader (its two files added)", (base[0] + own[0], base[1] + own[1]))
+    row("every language's files together", (total[0], total[1]))
+    return rows
+
+
 def korean(bundled: SearchIndex, translated: SearchIndex) -> list[list[str]]:
     """Each query set's MRR@10 and hit@1 without and with the translations, and the queries
     whose top 10 differ."""
@@ -233,6 +272,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print("still:", problem)
         rows: list[list[str]] = []
         korean_rows: list[list[str]] = []
+        weight_rows: list[list[str]] = []
         # A language whose errors the bench cannot fix (no icon labels) is left out.
         left_out = [lang for lang in languages if lang.errors_after]
         if left_out:
@@ -247,6 +287,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 language.entries = len(source.entry_ids) if source else 0
                 language.probes = probe(translated, corpus, language)
             korean_rows = korean(bundled, translated)
+            weight_rows = weight(bundled.corpus, corpus)
         for language in languages:
             rows.append([language.lang, str(language.entries), str(language.errors),
                          str(language.warnings), str(language.raw_pages),
@@ -265,11 +306,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                       "MRR@10 / hit@1 (with the translations)", "top-10 lists that differ"]
     start_columns = ["data", "start-up s (built index, median)", "first start with a new "
                      "index s"]
+    weight_columns = ["offline search files downloaded", "raw KB", "gzip KB"]
     if korean_rows:
         print()
         _print(korean_columns, korean_rows)
         print()
         _print(start_columns, start_rows)
+        print()
+        _print(weight_columns, weight_rows)
     if args.record:
         command = "python -m bench.translations"
         figures.record("translations", figures.Table(
@@ -297,6 +341,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                 columns=start_columns, rows=start_rows, notes=[
                     f"From process start to the first answer, median of {args.rounds} fresh "
                     "processes, with the index built by the first start."]))
+            figures.record("translations: weight", figures.Table(
+                title="What a visitor downloads for offline search", command=command,
+                columns=weight_columns, rows=weight_rows, notes=[
+                    "The browser engine's files as the server sends them (compact JSON; gzip "
+                    "level 9): /search-index.json and /search-texts.json for everyone, and "
+                    "/search-index.{lang}.json and /search-texts.{lang}.json only for a browser "
+                    "whose languages include that one (the offline page and the service worker "
+                    "read navigator.languages). The last row is every file together: what each "
+                    "visitor downloaded while one pair held every language."]))
         print("recorded in", figures.FIGURES_MD.relative_to(ROOT))
     return 0
 

@@ -236,14 +236,16 @@ def test_a_translation_s_timing_rows_link_like_the_original_s_row_for_row(
         tmp_path: Path) -> None:
     """Upstream fr, it, pl, ru and zh rows (8, 8, 12, 25, 4) named their steps in words no
     title of theirs contains, and were not linked; the Korean rows at the same places are."""
-    korean = [{"id": "Myth", "title": "신화 단계", "text": "본문"},
-              {"id": "T", "title": "순서", "table": [
-                  {"row": [{"text": "신화 단계", "color": "green"}]}, {"row": []},
-                  {"row": [{"text": "다음 단계로", "color": "grey"}]}]}]
-    french = [{"id": "Myth", "title": "Phase Mythe", "text": "Texte"},
-              {"id": "T", "title": "Ordre", "table": [
-                  {"row": [{"text": "I. Mythos", "color": "green"}]}, {"row": []},
-                  {"row": [{"text": "Passez", "color": "grey"}]}]}]
+    korean: list[dict[str, Any]] = [
+        {"id": "Myth", "title": "신화 단계", "text": "본문"},
+        {"id": "T", "title": "순서", "table": [
+            {"row": [{"text": "신화 단계", "color": "green"}]}, {"row": []},
+            {"row": [{"text": "다음 단계로", "color": "grey"}]}]}]
+    french: list[dict[str, Any]] = [
+        {"id": "Myth", "title": "Phase Mythe", "text": "Texte"},
+        {"id": "T", "title": "Ordre", "table": [
+            {"row": [{"text": "I. Mythos", "color": "green"}]}, {"row": []},
+            {"row": [{"text": "Passez", "color": "grey"}]}]}]
     folder = _translation(tmp_path, "fr", french)
     (folder / "rules.json").write_text(json.dumps(korean, ensure_ascii=False), encoding="utf-8")
     corpus = load_corpus(folder)
