@@ -92,6 +92,8 @@ class Scores:
     rounds: list[list[float]] = field(default_factory=list)
     #: Queries not ranked first: (category, half, query, rank or None).
     misses: list[tuple[str, str, str, int | None]] = field(default_factory=list)
+    #: Queries that returned no result at all.
+    empty: list[str] = field(default_factory=list)
 
     def mrr(self, cat: str | None = None, part: str | None = None) -> float:
         return _mean(self.rr, cat, part)
@@ -154,6 +156,8 @@ def evaluate(search: Search, corpus: Corpus, queries: Sequence[Query], *,
         scores.rounds.append(times)
         scores.latencies.extend(times)
     for query, ranked in zip(queries, answers, strict=True):
+        if not ranked:
+            scores.empty.append(query.q)
         rank = next((n for n, i in enumerate(ranked[:K], 1) if relevant(corpus, query, i)),
                     None)
         position = len(scores.rr.setdefault(query.cat, []))
@@ -353,9 +357,11 @@ def _fmt(value: float | None, digits: int = 2) -> str:
 
 #: Targets on the held-out half, for the project: overall MRR@10, every category's MRR@10,
 #: and hit@1 of the categories named here (when the query set has them).
-HELD_OUT_MRR = 0.95
+HELD_OUT_MRR = 0.96
 HELD_OUT_CATEGORY_MRR = 0.85
-HELD_OUT_HIT1 = {"community": 0.90, "question": 0.80}
+HELD_OUT_HIT1 = {"community": 0.95, "question": 0.90, "situation": 0.80}
+#: hit@5 targets on the held-out half, per category (#23).
+HELD_OUT_HIT5 = {"situation": 0.95}
 MISS = "✗"
 _CATEGORY_HEAD = "MRR   h1    h5   "
 
@@ -383,9 +389,12 @@ def _category_cell(project: bool, scores: Scores, cat: str) -> str:
             return "-".ljust(len(_CATEGORY_HEAD))
         mrr, hit1 = scores.mrr(cat, part), scores.hit1(cat, part)
         hit1_missed = hit1_goal is not None and hit1 < hit1_goal - 1e-9
+        hit5 = scores.hit5(cat, part)
+        hit5_goal = HELD_OUT_HIT5.get(cat)
+        hit5_missed = part == HELD_OUT and hit5_goal is not None and hit5 < hit5_goal - 1e-9
         cells = [f"{mrr:.2f}" + (MISS if project and mrr < mrr_goal - 1e-9 else " "),
                  f"{hit1:.2f}" + (MISS if project and hit1_missed else " "),
-                 f"{scores.hit5(cat, part):.2f} "]
+                 f"{hit5:.2f}" + (MISS if project and hit5_missed else " ")]
         return " ".join(cells)
     return (three(None, 0.80, None) + " | "
             + three(HELD_OUT, HELD_OUT_CATEGORY_MRR, HELD_OUT_HIT1.get(cat)))
@@ -400,6 +409,8 @@ def held_out_check(scores: Scores, cats: Sequence[str]) -> list[str]:
     out = [check("MRR@10", scores.mrr(None, HELD_OUT), HELD_OUT_MRR, scores.count(None, HELD_OUT))]
     out += [check(f"{cat} hit@1", scores.hit1(cat, HELD_OUT), goal, scores.count(cat, HELD_OUT))
             for cat, goal in HELD_OUT_HIT1.items()]
+    out += [check(f"{cat} hit@5", scores.hit5(cat, HELD_OUT), goal, scores.count(cat, HELD_OUT))
+            for cat, goal in HELD_OUT_HIT5.items()]
     low = [f"{cat} {scores.mrr(cat, HELD_OUT):.2f}" for cat in cats
            if scores.count(cat, HELD_OUT)
            and scores.mrr(cat, HELD_OUT) < HELD_OUT_CATEGORY_MRR - 1e-9]
@@ -489,10 +500,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         held = sum(1 for q in halves[HELD_OUT] if q.cat == cat)
         hit1_goal = HELD_OUT_HIT1.get(cat)
         target = f"MRR ≥ 0.80 | MRR ≥ {HELD_OUT_CATEGORY_MRR:.2f}" + (
-            f", h1 ≥ {hit1_goal:.2f}" if hit1_goal is not None else "")
+            f", h1 ≥ {hit1_goal:.2f}" if hit1_goal is not None else "") + (
+            f", h5 ≥ {HELD_OUT_HIT5[cat]:.2f}" if cat in HELD_OUT_HIT5 else "")
         rows.append((f"  {cat} ({sum(1 for q in queries if q.cat == cat)} | {held})",
                      [_category_cell(name == "project", r, cat) if r else "n/a"
                       for name, r in results.items()], target))
+    rows.append(("zero-result rate", [f"{len(r.empty) / max(1, len(queries)):.3f}"
+                                      + _mark(name, len(r.empty), "≤ 0") if r else "n/a"
+                                      for name, r in results.items()], "≤ 0"))
     # The speed budget of #10: p50 ≤ 1 ms, p99 ≤ 5 ms in-process, suggest ≤ 1 ms. Judged on
     # the median round: this 2-core VM's neighbours make single rounds slow now and then
     # (the same code's pooled p99 ranged 4.3–8.1 ms within an hour); the pooled figure
@@ -526,6 +541,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"held-out targets (project column, held-out half): MRR@10 ≥ {HELD_OUT_MRR:.2f} "
             "overall" + "".join(f", {cat} hit@1 ≥ {goal:.2f}" for cat, goal in
                                 HELD_OUT_HIT1.items())
+            + "".join(f", {cat} hit@5 ≥ {goal:.2f}" for cat, goal in HELD_OUT_HIT5.items())
             + f", no category below {HELD_OUT_CATEGORY_MRR:.2f} MRR@10; {MISS} = target missed"]
     print("\n".join(head))
     print("metric".ljust(width) + "".join(n.rjust(c) for n, c in zip(names, cols, strict=True))
@@ -550,6 +566,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for query in unreachable(corpus, queries):
         print(f"warning: no entry can be relevant to {query.cat} query {query.q!r} "
               "(no phrases, and none of its ids is in the corpus)")
+    for q in project.empty:
+        print(f"no result: {q!r}")
     if args.misses:
         for cat, part, q, rank in project.misses:
             print(f"not first: [{cat}, {part}] {q!r} rank={rank}")

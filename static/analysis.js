@@ -89,7 +89,7 @@ var RulesAnalysis = (function () {
       this.appendix = new RegExp(rules.appendix);
       this.aside = new RegExp(rules.aside, "g");
       this.alternatives = new RegExp(rules.alternatives, "g");
-      this.plurals = contract.stems.english_plurals.map(function ([least, pattern, added]) {
+      this.plurals = contract.stems.english_suffixes.map(function ([least, pattern, added]) {
         return /** @type {[number, RegExp, string]} */ ([least, new RegExp(pattern), added]);
       });
       this.particles = set(rules.particles);
@@ -103,6 +103,8 @@ var RulesAnalysis = (function () {
         (this.byLast[last] = this.byLast[last] || []).push(s);
       });
       this.initials = set(rules.choseong.split(""));
+      /** @type {Map<string, string>} */
+      this.layoutKeys = new Map(contract.layout.keys);
       // The blank code points of `clean`, as [first, last] ranges (contract.blank_ranges).
       /** @type {number[]} */
       this.blankFirst = [];
@@ -214,10 +216,13 @@ var RulesAnalysis = (function () {
     }
     /** @param {string} word */
     englishStem(word) {
-      const w = word.toLowerCase();
-      for (const [least, pattern, added] of this.plurals) {
-        const found = w.length >= least ? pattern.exec(w) : null;
-        if (found) return found[1] + added;
+      let w = word.toLowerCase(), changed = true;
+      while (changed) {
+        changed = false;
+        for (const [least, pattern, added] of this.plurals) {
+          const found = w.length >= least ? pattern.exec(w) : null;
+          if (found) { w = found[1] + added; changed = true; break; }
+        }
       }
       return w;
     }
@@ -231,11 +236,11 @@ var RulesAnalysis = (function () {
               has(this.shortStemEndings, s)) out.push(base);
         }
       }
-      // The ㅂ of -ㅂ니다 and the ㄴ of -ㄴ다 sit in the stem's last syllable.
+      // The ㅂ of -ㅂ니다, the ㄴ of -ㄴ다 and the ㅁ of -ㅁ sit in the stem's last syllable.
       const n = form.length;
       for (const [tail, fin, only] of this.r.jamo_endings) {
         const at = n - tail.length - 1;
-        if (at >= 0 && form.slice(-tail.length) === tail &&
+        if (at >= 0 && form.endsWith(tail) &&
             form.charAt(at) !== st.jamo_ending_not_after && isSyllable(form.charAt(at)) &&
             (!only || only.indexOf(form.charAt(at)) >= 0)) {
           const code = form.charCodeAt(at) - BASE;
@@ -356,6 +361,80 @@ var RulesAnalysis = (function () {
       return text.replace(/[\uAC00-\uD7A3]/g, (c) => {
         return this.r.choseong.charAt(Math.floor((c.charCodeAt(0) - BASE) / PER_INITIAL));
       });
+    }
+    /** The Hangul a run of Latin letters types on the 2-set keyboard (app/search/layout.py
+     * from_qwerty), or null when it is no run of whole syllables. @param {string} word
+     * @returns {string | null} */
+    fromQwerty(word) {
+      const L = this.c.layout, r = this.r;
+      if (word.length < L.min_letters || !/^[A-Za-z]+$/.test(word)) return null;
+      const keys = this.layoutKeys;
+      const vowels = new Map(L.vowels), finals = new Map(L.finals);
+      /** @type {Map<string, string[]>} */
+      const split = new Map(L.finals.map(function (p) { return [p[1], p[0].split("")]; }));
+      /** @type {string[]} */
+      const out = [];
+      let cho = "", jung = "", jong = "";
+      function flush() {
+        if (cho || jung) {
+          if (!(cho && jung)) return false;
+          out.push(String.fromCharCode(BASE + r.choseong.indexOf(cho) * PER_INITIAL +
+            r.jungseong.indexOf(jung) * PER_MEDIAL + r.jongseong.indexOf(jong)));
+        }
+        cho = ""; jung = ""; jong = "";
+        return true;
+      }
+      for (const letter of word) {
+        const j = keys.get(letter) || keys.get(letter.toLowerCase()) || "";
+        if (!j) return null;
+        if (r.jungseong.indexOf(j) >= 0) {
+          if (cho && !jung) jung = j;
+          else if (jung && !jong && vowels.has(jung + j)) jung = /** @type {string} */ (vowels.get(jung + j));
+          else if (jong) {
+            const parts = split.get(jong) || ["", jong];
+            jong = parts[0];
+            if (!flush()) return null;
+            cho = parts[1]; jung = j;
+          } else return null;
+        } else if (cho && jung && !jong && r.jongseong.indexOf(j) > 0) jong = j;
+        else if (jong && finals.has(jong + j)) jong = /** @type {string} */ (finals.get(jong + j));
+        else {
+          if (!flush()) return null;
+          cho = j;
+        }
+      }
+      return flush() && out.length ? out.join("") : null;
+    }
+    /** The keys that type `text` on the 2-set keyboard (layout.py to_qwerty). @param {string} text */
+    toQwerty(text) {
+      const L = this.c.layout, r = this.r;
+      /** @type {Map<string, string>} */
+      const byJamo = new Map();
+      for (let i = L.keys.length - 1; i >= 0; i--) byJamo.set(L.keys[i][1], L.keys[i][0]);
+      /** @type {Map<string, string>} */
+      const parts = new Map();
+      L.vowels.concat(L.finals).forEach(function (p) { parts.set(p[1], p[0]); });
+      let out = "";
+      for (const c of text) {
+        let jamo = [c];
+        if (isSyllable(c)) {
+          const code = c.charCodeAt(0) - BASE;
+          jamo = [r.choseong.charAt(Math.floor(code / PER_INITIAL)),
+            r.jungseong.charAt(Math.floor((code % PER_INITIAL) / PER_MEDIAL)), r.jongseong[code % PER_MEDIAL]];
+        }
+        for (const part of jamo) {
+          for (const j of (parts.get(part) || part).split("")) out += byJamo.get(j) || j;
+        }
+      }
+      return out;
+    }
+    /** The verb stem of an adnominal form (빠져나간 → 빠져나가), or "" (analysis.adnominal_stem).
+     * @param {string} word */
+    adnominalStem(word) {
+      if (word.length < this.c.stems.short_ending_stem || !isHangul(word)) return "";
+      const code = word.charCodeAt(word.length - 1) - BASE;
+      if (this.r.adnominal_finals.indexOf(code % PER_MEDIAL) < 0) return "";
+      return word.slice(0, -1) + String.fromCharCode(BASE + code - code % PER_MEDIAL);
     }
     /** @param {string} text */
     decompose(text) {

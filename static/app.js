@@ -96,6 +96,14 @@
       });
     });
   }
+  // The scope chip's "모든 게임" forgets the remembered game, so later searches see it all
+  // (delegated: the offline page adds its chip after the engine answers).
+  document.addEventListener("click", function (event) {
+    var target = /** @type {Element | null} */ (event.target);
+    if (target && target.closest && target.closest("[data-clear-game]")) {
+      try { window.localStorage.removeItem(GAME_KEY); } catch (e) { /* private */ }
+    }
+  });
   Array.prototype.forEach.call(document.querySelectorAll("form.search-form"), function (form) {
     form.addEventListener("submit", function () {
       var game = stored();

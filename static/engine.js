@@ -81,6 +81,8 @@ var RulesEngine = (function (R, M) {
       });
       /** @type {string[] | null} */
       this.texts = null;
+      /** Per document, the questions it answers (`ClientTexts.asks`). @type {string[]} */
+      this.asks = [];
       /** Per document, the texts a result may be shown in: its own (with English), then its
        * translation in each language added (`addLanguage`). @type {Segment[][]} */
       this.segments = [];
@@ -105,6 +107,10 @@ var RulesEngine = (function (R, M) {
       this.hangul = new R.Vocabulary(an, {}, null);
       /** @type {Vocabulary} */
       this.english = this.hangul;
+      /** @type {Vocabulary} */
+      this.wideHangul = this.hangul;
+      /** @type {Vocabulary} */
+      this.wideEnglish = this.hangul;
       this.buildVocabularies();
     }
 
@@ -118,7 +124,9 @@ var RulesEngine = (function (R, M) {
       BODY.forEach((f) => { this.fields[f] = { decoded: new Map(), lengths: [] }; });
       const postings = [this.fields.body_w, this.fields.body_bg], steps = this.index.rules.length_steps;
       data.texts.forEach((text, d) => {
-        const words = an.words(text), lists = [an.wordTokens(words), an.bigramTokens(words)];
+        // The questions a document answers are searched and ranked with its text (Document.searched).
+        const asks = data.asks ? data.asks[d] : "", searched = asks ? text + "\n" + asks : text;
+        const words = an.words(searched), lists = [an.wordTokens(words), an.bigramTokens(words)];
         postings.forEach(function (field, f) {
           field.lengths.push(storedLength(steps, lists[f].length));
           addPostings(field, lists[f], d);
@@ -127,6 +135,7 @@ var RulesEngine = (function (R, M) {
           this.docs.url[d], this.docs.lang[d], text)] : [];
       });
       this.texts = data.texts;
+      this.asks = data.asks || [];
       this.rerankTexts(data.texts.map(function (_, d) { return d; }));
       this.buildVocabularies();
     }
@@ -152,7 +161,9 @@ var RulesEngine = (function (R, M) {
           const entry = this.added[lang].entries[String(d)];
           if (entry) parts.push(entry[1] + "\n" + (this.addedTexts[lang].texts[String(d)] || ""));
         });
-        this.reranker.addText(an, d, texts[d].trim(), parts);
+        // The questions a document answers are re-ranked with its text (Document.searched).
+        const asks = this.asks[d] || "", searched = asks ? texts[d] + "\n" + asks : texts[d];
+        this.reranker.addText(an, d, searched.trim(), parts);
       });
     }
 
@@ -234,9 +245,69 @@ var RulesEngine = (function (R, M) {
       });
       this.hangul = new R.Vocabulary(an, hangul, targets);
       this.english = new R.Vocabulary(an, english, targets);
+      // Every indexed word as a target: the last resort of a search that found nothing.
+      this.wideHangul = new R.Vocabulary(an, hangul, null);
+      this.wideEnglish = new R.Vocabulary(an, english, null);
     }
     /** @param {string} w */
     knows(w) { return this.hangul.knows(w) || this.english.knows(w); }
+
+    /** `text` with each word typed in the keyboard's other layout converted (xmatorhdrur →
+     * 틈새공격), or null when no word was (searcher.SearchIndex.layout). @param {string} text
+     * @returns {string | null} */
+    layout(text) {
+      const an = this.an;
+      let changed = false;
+      const out = text.replace(/[A-Za-z]+|[\uAC00-\uD7A3\u3131-\u3163]+/g, (word) => {
+        if (H.isAscii(word)) {
+          if (this.knows(an.englishStem(word))) return word;
+          const hangul = an.fromQwerty(word);
+          if (hangul === null || !this.knowsHangul(hangul)) return word;
+          changed = true;
+          return hangul;
+        }
+        if (this.knowsHangul(word)) return word;
+        const latin = an.toQwerty(word).toLowerCase();
+        if (latin.length < this.c.layout.min_letters || !/^[a-z]+$/.test(latin) || !this.english.knows(an.englishStem(latin))) return word;
+        changed = true;
+        return latin;
+      });
+      return changed ? out : null;
+    }
+    /** Hangul syllables the search knows as a word (bare jamo never are). @param {string} word */
+    knowsHangul(word) {
+      if (!isHangul(word)) return false;
+      return this.an.variants(word).some((f) => this.hangul.knows(f)) ||
+        has(this.titles.exact, this.an.compactTitle(word)) || this.rewriter.lists(word);
+    }
+    /** (word, closest indexed word) for each unknown content word of `plan` that has one among
+     * all the words of the texts (searcher.SearchIndex.nearest_words). @param {Plan} plan
+     * @returns {[string, string][]} */
+    nearestWords(plan) {
+      /** @type {[string, string][]} */
+      const found = [];
+      // The plan's corrections spent the budget first (a word's stem, then the word).
+      let left = this.c.budget.corrections - plan.words.filter((w) => !w.known && !this.an.isFunctionWord(w.text))
+        .reduce(function (n, w) { return n + 1 + (w.stem !== w.text ? 1 : 0); }, 0);
+      plan.words.forEach((w) => {
+        if (w.known || this.an.isFunctionWord(w.text) || left <= 0) return;
+        left -= 1;
+        const vocab = w.hangul ? this.wideHangul : this.wideEnglish;
+        const near = vocab.corrections(w.hangul ? w.stem : w.variants[0], 1);
+        if (near.length) found.push([w.text, near[0].term]);
+      });
+      return found;
+    }
+    /** The best document outside `allowed`, when it answers better than any inside
+     * (searcher.SearchIndex.elsewhere). @param {Plan} plan @param {Set<number>} allowed
+     * @param {Ranking} ranking @returns {number | null} */
+    elsewhere(plan, allowed, ranking) {
+      const T = this.c.tier, best = this.ranking(plan, null).order;
+      if (!best.length || allowed.has(best[0])) return null;
+      const inside = ranking.order.length ? (ranking.tiers.get(ranking.order[0]) || T.NONE) : null;
+      const outside = this.tiers(plan).get(best[0]) || T.NONE;
+      return inside === null || (outside >= T.NAMES && outside > inside) ? best[0] : null;
+    }
 
     /** What the query means to the index (loanwords aside). @param {string} text @param {boolean} correct
      * @param {[string, string][]} related @returns {Plan} */
@@ -252,6 +323,7 @@ var RulesEngine = (function (R, M) {
       /** @type {string[]} */
       const considered = [];
       let left = correct ? budget.corrections : 0;
+      const joined = new Set(related.map(function (p) { return p[1]; }));
       for (const token of raw) {
         if (jamoRun.test(token)) continue;
         if (!analysed.has(token)) {
@@ -259,7 +331,9 @@ var RulesEngine = (function (R, M) {
           const hangul = isHangul(token), forms = an.variants(token), grams = an.hanGrams(token);
           const stem = hangul ? shortest(forms) : forms[0];
           const vocab = hangul ? this.hangul : this.english;
-          const known = /^[0-9]+$/.test(token) || (grams.length ? grams : forms).some((f) => vocab.knows(f));
+          // A word a related-words line matched is a word players use: never a typo.
+          const known = /^[0-9]+$/.test(token) || joined.has(token) ||
+            (grams.length ? grams : forms).some((f) => vocab.knows(f));
           /** @type {string[]} */
           let corrections = [];
           const inflected = hangul && !known && an.isInflected(token);
@@ -489,6 +563,22 @@ var RulesEngine = (function (R, M) {
       return segments[counts.indexOf(Math.max.apply(null, counts))];
     }
 
+    /** The content words of `plan` no document of `ranked` has: not known or corrected, not
+     * replaced by a synonym, and in no result's text even with its spaces taken out (교전중 is
+     * in "교전 중인") (searcher.SearchIndex._missing).
+     * @param {Plan} plan @param {[string, string][]} synonyms @param {number[]} ranked */
+    missing(plan, synonyms, ranked) {
+      const replaced = new Set(synonyms.map(function (pair) { return S.squash(pair[0]); }));
+      const segments = this.segments, an = this.an;
+      return plan.words.filter((w) => !(w.known || w.corrections.length) &&
+        !this.an.isFunctionWord(w.text) && !replaced.has(S.squash(w.text)) &&
+        !ranked.some(function (d) {
+          const wanted = an.foldText(S.squash(w.stem || w.text));
+          return segments[d].some(function (s) { return s.squashed.indexOf(wanted) >= 0; });
+        }))
+        .map(function (w) { return w.text; });
+    }
+
     /** The documents of `game` ("" : no filter), or null for no filter; undefined for a
      * game the index does not have. @param {string} game */
     allowed(game) {
@@ -507,9 +597,10 @@ var RulesEngine = (function (R, M) {
       const typed = this.an.clean(query), game = o.game || "";
       const limit = Math.max(0, Math.min(o.limit === undefined ? c.limits.search : o.limit, c.limits.most));
       const offset = Math.max(0, o.offset || 0);
-      const rewrite = o.typed ? { text: typed, synonyms: [], game: null, related: [] } :
-        this.rewriter.rewrite(typed, game, c.budget);
-      const plan = this.plan(rewrite.text, !o.typed, rewrite.related);
+      const meant = o.typed ? null : this.layout(typed), text = meant || typed;
+      const rewrite = o.typed ? { text: text, synonyms: [], game: null, related: [] } :
+        this.rewriter.rewrite(text, game, c.budget);
+      let plan = this.plan(rewrite.text, !o.typed, rewrite.related);
       // A game named in the query comes first, unless a filter already chose the game.
       const named = game ? null : rewrite.game;
       /** @type {[string, string][]} */
@@ -517,10 +608,36 @@ var RulesEngine = (function (R, M) {
         .map(function (x) { return [x.text, x.corrections[0]]; });
       /** @type {EngineResults} */
       const result = { query: typed, total: 0, hits: [], synonyms: rewrite.synonyms,
-        corrections: corrections, suggestion: null, game_named: named };
+        corrections: corrections, suggestion: null, game_named: named,
+        layout: meant ? [typed, meant] : null, dropped: [], partial: false, fallback: [], elsewhere: null };
       const allowed = this.allowed(game);
       if ((!plan.words.length && !plan.initials) || allowed === undefined) return result;
-      let ranked = this.ranking(plan, allowed).order;
+      let first = this.ranking(plan, allowed);
+      if (allowed) {
+        const other = this.elsewhere(plan, allowed, first);
+        if (other !== null && !offset) result.elsewhere = this.hit(other, S.makeSnippet(this.segments[other][0].flat, null, c.snippet));
+      }
+      // In a short query a word that matched nothing is worth saying; in a sentence it is not.
+      const short = !o.typed && plan.words.length <= c.limits.dropped_most;
+      let missing = short ? this.missing(plan, rewrite.synonyms, first.order) : [];
+      const content = plan.words.filter((w) => !this.an.isFunctionWord(w.text)).length;
+      if (!o.typed && (!first.order.length || (missing.length && missing.length === content))) {
+        // Nothing, or only entries sharing letters of the words: the closest word of any
+        // rule's text, said so.
+        const near = this.nearestWords(plan);
+        if (near.length) {
+          const swap = new Map(near);
+          const nearPlan = this.plan(this.an.words(plan.text).map(function (w) { return swap.get(w) || w; }).join(" "), false, []);
+          const found = this.ranking(nearPlan, allowed);
+          if (found.order.length) {
+            plan = nearPlan;
+            first = found;
+            missing = [];
+            result.fallback = near;
+          }
+        }
+      }
+      let ranked = first.order;
       if (!ranked.length) {
         // Did you mean: the closest title, with more edits than search allows.
         const near = this.titles.fuzzyMatches(plan.alias || plan.stemCompact || plan.compact,
@@ -528,10 +645,12 @@ var RulesEngine = (function (R, M) {
         if (near.length) result.suggestion = this.hit(near[0][0], "");
         return result;
       }
+      result.dropped = missing;
+      result.partial = missing.length > 0 && missing.length === content;
       if (named) {
-        const first = this.gamesById[named[1]], games = this.docs.game;
-        ranked = ranked.filter(function (d) { return games[d] === first; })
-          .concat(ranked.filter(function (d) { return games[d] !== first; }));
+        const firstGame = this.gamesById[named[1]], games = this.docs.game;
+        ranked = ranked.filter(function (d) { return games[d] === firstGame; })
+          .concat(ranked.filter(function (d) { return games[d] !== firstGame; }));
       }
       const page = ranked.slice(offset, offset + limit);
       const terms = H.unique(S.highlightTerms(plan, c.snippet.min_term).map((t) => this.an.foldText(t)));
@@ -539,8 +658,13 @@ var RulesEngine = (function (R, M) {
       const pattern = S.termPattern(S.presentTerms(terms, shown.map(function (x) { return x.squashed; }),
         c.budget.highlight_chars));
       result.total = ranked.length;
+      // A title hit reads from the rule's opening; a body hit from the sentence it matched.
+      // The official term a players' word stood for is a title hit too (AoO → 틈새 공격).
+      const tiers = first.tiers, an = this.an, titles = this.docs.title;
+      const namedBy = new Set(rewrite.synonyms.map(function (pair) { return an.compactTitle(pair[1]); }));
       result.hits = page.map((d, i) => this.hit(d, S.makeSnippet(shown[i].flat, pattern, c.snippet,
-        shown[i].folded), shown[i]));
+        shown[i].folded, (tiers.get(d) || c.tier.NONE) >= c.tier.NAMES || namedBy.has(an.compactTitle(titles[d]))),
+        shown[i]));
       return result;
     }
 
@@ -581,16 +705,40 @@ var RulesEngine = (function (R, M) {
     /** The titles best matching what is typed so far (no texts needed).
      * @param {string} query @param {number} [limit] @returns {EngineHit[]} */
     suggest(query, limit) {
-      const an = this.an, text = an.clean(query), words = an.words(text), typed = words.join("");
+      const an = this.an, cleaned = an.clean(query), text = this.layout(cleaned) || cleaned;
+      const words = an.words(text), typed = words.join("");
       const most = Math.max(0, Math.min(limit === undefined ? this.c.limits.suggest : limit, this.c.limits.most));
       if (!typed || !most) return [];
-      const titles = this.titles;
-      let matches = titles.prefixMatches(typed);
+      const titles = this.titles, rank = this.c.title_rank;
+      /** @type {[number, number][]} */
+      let matches = [];
+      // A player's word for an official term: that term's titles first.
+      this.rewriter.rewrite(text, "", this.c.budget).synonyms.forEach(function (pair) {
+        titles.prefixMatches(an.compactTitle(pair[1])).forEach(function (m) {
+          if (m[1] <= rank.START) matches.push([m[0], rank.EXACT]);
+        });
+      });
+      matches = matches.concat(titles.prefixMatches(typed));
       const stemmed = words.map(function (w) { return an.stem(w); }).join("");
       if (stemmed !== typed) matches = matches.concat(titles.prefixMatches(stemmed));
       if (H.isAscii(typed)) matches = matches.concat(titles.aliasPrefixMatches(an.aliasKey(text)));
       if (!matches.length) matches = titles.fuzzyMatches(stemmed);
-      return titles.ranked(matches).slice(0, most).map((d) => this.hit(d, ""));
+      let found = titles.ranked(matches);
+      // No title answers what is typed: the search's best results do (with the texts).
+      if (!found.length && this.texts) {
+        found = this.search(text, { limit: most }).hits.map((h) => this.docs.id.indexOf(h.id));
+      }
+      return found.slice(0, most).map((d) => this.shortHit(d));
+    }
+    /** A suggestion: a long title (a pasted FAQ question) cut at a space, with an ellipsis.
+     * @param {number} d @returns {EngineHit} */
+    shortHit(d) {
+      const hit = this.hit(d, ""), most = this.c.limits.suggest_title;
+      if (hit.title.length > most) {
+        const cut = hit.title.lastIndexOf(" ", most - 1);
+        hit.title = hit.title.slice(0, cut > 0 ? cut : most).replace(/[ ,]+$/, "") + "…";
+      }
+      return hit;
     }
 
     /** In the browser: the engine for the index at `indexUrl` of `analysis`, with the

@@ -52,15 +52,26 @@ var RulesMatching = (function (R) {
         this.near[game] = new R.Vocabulary(an, freq, null);
       });
     }
+    /** Whether a synonyms or related-words line, or a game's name, lists `word` (any form).
+     * @param {string} word */
+    lists(word) {
+      const forms = [word].concat(this.an.variants(word), this.an.looseStems(word));
+      return forms.some((f) => has(this.tables[""], f) || has(this.related[""], f) || has(this.names, f));
+    }
     /** The longest entry of `table` starting at `words[start]`: [words used, terms, the
      * words as they matched], or null. @param {string[]} words @param {number} start
      * @param {Record<string, string[]>} table @returns {[number, string[], string] | null} */
     synonymAt(words, start, table) {
       for (let length = Math.min(this.c.rewrite.longest_run, words.length - start); length > 0; length--) {
         const run = words.slice(start, start + length), last = run[run.length - 1];
-        const lasts = unique([last].concat(this.an.variants(last), this.an.looseStems(last)));
+        const lasts = unique([last].concat(this.an.variants(last), this.an.looseStems(last),
+          [this.an.adnominalStem(last)]).filter(Boolean));
         for (const form of lasts) {
           const key = run.slice(0, -1).join("") + form;
+          // A one-syllable term with an ending is a verb of its own when the index knows a
+          // longer stem of the word (피하면: 피하; 탭된 is 탭).
+          if (key.length === 1 && form !== last && this.an.r.particles.indexOf(last.slice(form.length)) < 0 &&
+              lasts.some((f) => f.length > 1 && this.knows(f))) continue;
           if (has(table, key)) return [length, table[key], run.slice(0, -1).concat([form]).join(" ")];
         }
       }
@@ -93,8 +104,9 @@ var RulesMatching = (function (R) {
           i += name[0];
           continue;
         }
-        let found = this.synonymAt(words, i, table);
         const word = words[i];
+        // A light word is never a players' word for a term (말고 is not 말).
+        let found = an.isFunctionWord(word) ? null : this.synonymAt(words, i, table);
         if (!found && asks > 0 && isHangul(word) && !an.isFunctionWord(word) &&
             !an.variants(word).some(known)) {
           asks -= 1;
@@ -121,7 +133,8 @@ var RulesMatching = (function (R) {
           continue;
         }
         // A related word stays, and the rules' word joins it, unannounced.
-        const also = Object.keys(related).length ? this.synonymAt(words, i, related) : null;
+        // A light word is never a related word's (맞아요? asks "is it right").
+        const also = Object.keys(related).length && !an.isFunctionWord(words[i]) ? this.synonymAt(words, i, related) : null;
         if (also) {
           out = out.concat(words.slice(i, i + also[0]));
           const typedLast = words[i + also[0] - 1];
@@ -497,16 +510,27 @@ var RulesMatching = (function (R) {
   }
   /** At most `chars` characters of the flat text around the first
    * match, escaped and marked. @param {string} flat @param {RegExp | null} pattern
-   * @param {Contract["snippet"]} sizes @param {string} [folded] the flat text folded */
-  function makeSnippet(flat, pattern, sizes, folded) {
+   * @param {Contract["snippet"]} sizes @param {string} [folded] the flat text folded
+   * @param {boolean} [opening] */
+  function makeSnippet(flat, pattern, sizes, folded, opening) {
     // Matched in the folded text (as long as the flat one), shown from the text as written.
     const seen = folded !== undefined && folded.length === flat.length ? folded : flat;
-    const first = pattern ? seen.search(pattern) : -1;
+    const first = pattern && !opening ? seen.search(pattern) : -1;
     let start = 0;
     if (first > sizes.lead) {
-      start = first - sizes.lead;
-      const space = flat.indexOf(" ", start);
-      if (space !== -1 && space < first) start = space + 1;
+      // From the start of the sentence holding the first match, when it is near enough.
+      const reach = Math.max(0, first - sizes.sentence_reach);
+      let sentence = -1, mark = "";
+      sizes.sentence_ends.forEach(function (m) {
+        const i = flat.lastIndexOf(m, first - 1);
+        if (i >= reach && i > sentence) { sentence = i; mark = m; }
+      });
+      if (sentence !== -1) start = sentence + mark.length;
+      else {
+        start = first - sizes.lead;
+        const space = flat.indexOf(" ", start);
+        if (space !== -1 && space < first) start = space + 1;
+      }
     }
     let end = Math.min(flat.length, start + sizes.chars);
     if (end < flat.length) {

@@ -135,13 +135,22 @@
     loadEngine(results, true).then(function (engine) {
       var found = engine.search(query, { limit: engine.c.limits.offline, game: game });
       results.textContent = "";
+      var chosen = engine.index.games.filter(function (g) { return g.id === game; })[0];
+      if (chosen && results.parentNode) results.parentNode.insertBefore(scopeChip(chosen.name), results);
+      if (found.elsewhere) {
+        // The best match outside the player's game, offered first, as online.
+        var other = resultItem(found.elsewhere);
+        other.className += " elsewhere";
+        results.appendChild(other);
+      }
       found.hits.forEach(function (hit) { results.appendChild(resultItem(hit)); });
       if (note) {
         // What the search changed, as the server's results page says it: a player's word
         // → the official term, and a typo correction.
-        var changes = found.synonyms.map(function (pair) {
+        var changes = found.layout ? [" ‘" + found.layout[0] + "’ → ‘" + found.layout[1] + "’ (한/영 전환)."] : [];
+        changes = changes.concat(found.synonyms.map(function (pair) {
           return " ‘" + pair[0] + "’ → 공식 용어 ‘" + pair[1] + "’.";
-        });
+        }));
         var named = found.game_named;
         if (named) {
           var first = found.hits.filter(function (h) { return named && h.game === named[1]; })[0];
@@ -151,6 +160,14 @@
         found.corrections.forEach(function (pair) {
           changes.push(" ‘" + pair[0] + "’ → ‘" + pair[1] + "’ (고쳐 찾은 말).");
         });
+        found.fallback.forEach(function (pair) {
+          changes.push(" ‘" + pair[0] + "’ 대신 본문의 비슷한 낱말 ‘" + pair[1] + "’로 찾았습니다.");
+        });
+        if (found.dropped.length && found.hits.length) {
+          changes.push(" " + found.dropped.map(function (w) { return "‘" + w + "’"; }).join(", ") +
+            (found.partial ? ": 이 말이 든 항목이 없어 글자 일부가 같은 항목을 보여 드립니다." :
+              ": 어느 항목에도 없어 나머지 낱말로 찾았습니다."));
+        }
         note.textContent = note.getAttribute("data-found") + changes.join("");
         note.hidden = !found.hits.length;
       }
@@ -173,6 +190,33 @@
       }
       results.setAttribute("data-ready", "none");
     });
+  }
+
+  /** The filter in force as a chip that removes it ("엘드리치 호러에서만 · 모든 게임"), as the
+   * server's results page shows it: a remembered game never hides the answer silently.
+   * @param {string} name */
+  function scopeChip(name) {
+    var params = new URLSearchParams(window.location.search);
+    params.delete("game");
+    var rest = params.toString();
+    var url = window.location.pathname + (rest ? "?" + rest : "");
+    var scope = element("p", "scope");
+    var chip = element("span", "chip", name + "에서만");
+    var clear = /** @type {HTMLAnchorElement} */ (element("a", "chip-clear"));
+    clear.href = url;
+    clear.setAttribute("data-clear-game", "");
+    clear.setAttribute("aria-label", name + "에서만 해제: 모든 게임에서 찾기");
+    var cross = element("span", "", "×");
+    cross.setAttribute("aria-hidden", "true");
+    clear.appendChild(cross);
+    chip.appendChild(clear);
+    scope.appendChild(chip);
+    scope.appendChild(document.createTextNode(" · "));
+    var all = /** @type {HTMLAnchorElement} */ (element("a", "", "모든 게임"));
+    all.href = url;
+    all.setAttribute("data-clear-game", "");
+    scope.appendChild(all);
+    return scope;
   }
 
   /** @param {string} id @param {boolean} visible */

@@ -77,6 +77,26 @@ def test_broken_lines_join_until_a_sentence_ends() -> None:
     )
 
 
+def test_an_aside_carrying_the_period_joins_the_sentence_before_it() -> None:
+    # The PDF put `(…).` on a line of its own after a sentence that stopped at its verb.
+    cut = "한 마리씩 괴물과 조우를 합니다\n(한 번의 전투 조우입니다).\n새 문장입니다."
+    assert body_of(cut) == (
+        "한 마리씩 괴물과 조우를 합니다 (한 번의 전투 조우입니다).\n\n새 문장입니다."
+    )
+    assert body_of("조우를 합니다.\n(14페이지 참조)") == "조우를 합니다.\n\n(14페이지 참조)"
+
+
+def test_cut_lines_are_warned_about() -> None:
+    from app.corpus.build import cut_lines
+    assert cut_lines("주사위를 굴려 영향력 (\n다음 줄") == [
+        'line ends in "(" (an icon lost?): "주사위를 굴려 영향력 ("']
+    assert cut_lines("조사자는 괴물의\n- 괴물의 공포가 크면") == [
+        'sentence cut before its verb: "조사자는 괴물의"']
+    assert cut_lines("조사자는 괴물의 공포를 비교합니다.\n- 괴물의") == [
+        'sentence cut before its verb: "- 괴물의"']
+    assert cut_lines("플레이 영역에 두는 효과\n- 출현 효과") == []
+
+
 def test_bullets_nested_items_and_wrapped_items() -> None:
     assert body_of("➤ 첫째 항목입니다.\n- 하위 항목입니다.\n➤ 둘째 항목은\n이어집니다.") == (
         "- 첫째 항목입니다.\n  - 하위 항목입니다.\n- 둘째 항목은 이어집니다."

@@ -135,8 +135,8 @@ def test_title_parts() -> None:
     [
         ("Attack_of_Opportunity", ["attack", "of", "opportunity"], "attackofopportunity"),
         ("Chaos_Tokens", ["chaos", "token"], "chaostoken"),
-        ("The_Grim_Rule", ["the", "grim", "rule"], "thegrimrule"),
-        ("Hand_Size", ["hand", "size"], "handsize"),
+        ("The_Grim_Rule", ["the", "grim", "rul"], "thegrimrul"),  # rule, rules, ruling
+        ("Hand_Size", ["hand", "siz"], "handsiz"),
     ],
 )
 def test_english_aliases(entry_id: str, terms: list[str], key: str) -> None:
@@ -199,3 +199,26 @@ def test_words_starting_with_a_counter_are_content_words(word: str) -> None:
 def test_content_words_whose_stem_looks_like_a_particle_are_not(word: str) -> None:
     # 의지 (willpower) once counted as a function word because 의 is a particle.
     assert not analysis.is_function_word(word)
+
+
+@pytest.mark.parametrize("forms", [
+    ("resign", "resigns", "resigned", "resigning"), ("move", "moves", "moved", "moving"),
+    ("defeat", "defeated", "defeats"), ("clue", "clues"), ("ability", "abilities"),
+])
+def test_english_verb_forms_meet_on_one_stem(forms: tuple[str, ...]) -> None:
+    assert len({analysis.english_stem(f) for f in forms}) == 1, forms
+
+
+@pytest.mark.parametrize(("word", "stem"), [
+    ("공격당하면", "공격"), ("공격받나요", "공격"), ("따라옴", "따라오"), ("뽑았는데", "뽑"),
+    ("뽑으라는게", "뽑"), ("사는법", "사"), ("잡아먹힘", "잡아먹히"),
+])
+def test_spoken_endings_come_off(word: str, stem: str) -> None:
+    assert stem in analysis.variants(word)
+
+
+def test_is_that_right_and_phone_question_words_are_light() -> None:
+    for word in ("맞아요", "맞나요", "어케", "어떡함", "머에요", "does", "the"):
+        assert analysis.is_function_word(word), word
+    for word in ("when", "after", "if", "공격"):
+        assert not analysis.is_function_word(word), word

@@ -145,9 +145,20 @@ def test_suggest(index: SearchIndex) -> None:
     assert index.suggest("") == []
 
 
+#: Per category of the development set, the MRR@10 the search must keep (a floor a little
+#: under today's figures, docs/figures.md: a regression fails, noise does not). #23's blind
+#: categories are far from their targets yet; their floors keep what was won.
+QUALITY_FLOORS = {"title": 0.95, "inflection": 0.85, "spacing": 0.95, "typo": 0.95,
+                  "chosung": 0.95, "english": 0.80, "concept": 0.8, "eh": 0.9, "rulebook": 0.72,
+                  "community": 0.9, "question": 0.78, "situation": 0.58, "everyday": 0.7,
+                  "faq": 0.88}
+
+
 def test_quality_floor_on_dev_set(index: SearchIndex, corpus: Corpus) -> None:
     scores = evaluate(project_search(index), corpus, load_queries())
-    assert scores.mrr() >= 0.85
+    low = {cat: round(scores.mrr(cat), 3) for cat, floor in QUALITY_FLOORS.items()
+           if scores.count(cat) and scores.mrr(cat) < floor}
+    assert not low, f"categories below their floor: {low}"
     assert scores.hit5() >= 0.9
 
 
@@ -222,11 +233,79 @@ def test_a_related_word_and_the_word_it_joins_count_once(index: SearchIndex) -> 
     assert ("포함", "넣을") in rewrite.related
     joined = index.plan(rewrite.text, related=rewrite.related)
     apart = index.plan(rewrite.text)
-    # Deckbuilding says 포함 and 명칭 where the player said 넣다 and 이름: with the related
-    # words joined to the typed ones it has every word of the question; counted apart, it
-    # lacked two of seven.
-    prepared = index._reranker.prepare(joined)
-    assert index._reranker.features(prepared, "Deckbuilding").coordination == 1.0
-    assert index._reranker.features(index._reranker.prepare(apart),
-                                    "Deckbuilding").coordination < 1.0
-    assert len(prepared.groups) == len(index._reranker.prepare(apart).groups) - 2
+    # Deckbuilding's text says 포함 and 명칭 where the player said 넣다 and 이름: with the
+    # related words joined to the typed ones it has every word of the question; counted
+    # apart, it lacked two of seven. (Its text alone: the answers file asks it in the
+    # player's words too.)
+    import dataclasses
+
+    from app.search.documents import documents
+    from app.search.rank import Reranker
+    reranker = Reranker([dataclasses.replace(d, asks="") for d in documents(index.corpus)])
+    prepared = reranker.prepare(joined)
+    assert reranker.features(prepared, "Deckbuilding").coordination == 1.0
+    assert reranker.features(reranker.prepare(apart), "Deckbuilding").coordination < 1.0
+    assert len(prepared.groups) == len(reranker.prepare(apart).groups) - 2
+
+
+def test_real_words_are_never_corrected(index: SearchIndex) -> None:
+    # 서리 (frost: an icon the English file names), 사기 (buying, a related word of 구입),
+    # 딜 (damage dealt, a players' word): none is a typo of some title word.
+    frost = index.search("서리 토큰")
+    assert not frost.corrections and frost.hits[0].id == "en/Frost_Tokens"
+    buying = index.search("경험치로 카드 사기")
+    assert not buying.corrections
+    assert index.search("딜").loanwords == ()
+    assert index.search("딜").synonyms == (("딜", "피해"),)
+
+
+def test_verb_compounds_count_as_their_noun(index: SearchIndex) -> None:
+    for query in ("교전 중에 이동하면 공격받나요", "교전 중에 이동하면 공격당하나요"):
+        assert "Attack_of_Opportunity" in ids(index, query)[:5], query
+
+
+def test_a_filter_offers_the_better_match_in_the_other_game(index: SearchIndex) -> None:
+    found = index.search("틈새 공격", game="eh")
+    assert found.elsewhere == "Attack_of_Opportunity"
+    assert all(h.id.startswith(("eh", "ehr")) for h in found.hits)
+    assert index.search("전투 조우", game="eh").elsewhere is None
+
+
+def test_nothing_found_falls_back_to_the_nearest_word_of_the_texts(index: SearchIndex) -> None:
+    # 베팅 is no word of any rule; 세팅 is (게임 세팅, a synonym's word), 2 jamo away: the
+    # fallback allows the search's edits, so it finds nothing here either, and says nothing.
+    found = index.search("쭈꾸미")
+    assert found.total == 0 and not found.fallback
+    near = index.search("준비물품")
+    assert near.total > 0
+    # 고갈시키 is a word of the texts (고갈시킵니다) and of no title: found through the
+    # fallback, which says so, rather than through entries sharing two letters of it.
+    drained = index.search("고걀시키")
+    assert drained.fallback == (("고걀시키", "고갈시키"),)
+    assert drained.hits[0].id in ("ahr-피해와_공포", "Dealing_Damage_Horror")
+    assert not drained.dropped
+
+
+def test_left_out_words_are_said_only_when_no_result_has_them(index: SearchIndex) -> None:
+    assert index.search("틈새 공격 뷁").dropped == ("뷁",)
+    assert not index.search("AoO").dropped            # a players' word, replaced
+    assert not index.search("교전중").dropped          # "교전 중인": the spaces differ
+    assert not index.search("틈새 공격 뷁").partial
+    # No entry has the one word: what is found only shares letters of it, and says so.
+    letters = index.search("떨어트리다")
+    assert letters.hits and letters.dropped == ("떨어트리다",) and letters.partial
+
+
+def test_suggestions_use_the_search_analysis(index: SearchIndex, corpus: Corpus) -> None:
+    assert index.suggest("서지")[0] == "Surge"            # players' words
+    assert index.suggest("클루")[0] == "Clues"
+    assert index.suggest("AoO")[0] == "Attack_of_Opportunity"
+    assert index.suggest("틈세 공")[0] == "Attack_of_Opportunity"  # a typo, being typed
+    assert index.suggest("교전중")                         # no title: the search's results
+    assert len(set(index.suggest("카드"))) == len(index.suggest("카드"))
+
+
+def test_title_hits_read_from_the_rules_opening(index: SearchIndex, corpus: Corpus) -> None:
+    hit = index.search("틈새 공격").hits[0]
+    assert hit.id == "Attack_of_Opportunity"
+    assert not hit.snippet.startswith("…")

@@ -87,3 +87,35 @@ def test_a_synonyms_line_of_neither_kind_is_one_clear_error(tmp_path: Path) -> N
         load_synonyms(tmp_path, "syn.txt")
     assert "syn.txt" in str(caught.value) and "line 2" in str(caught.value)
     assert "~" in str(caught.value)
+
+
+def test_an_answers_file_holds_each_entrys_questions(tmp_path: Path) -> None:
+    from app.corpus.vocabulary import load_answers
+    (tmp_path / "answers.txt").write_text(
+        "# 주석\nAttack_of_Opportunity: 교전 중에 이동하면 | 붙어 있는데 맞나요\n\n"
+        "Attack_of_Opportunity: 한 대 맞나요\n", encoding="utf-8")
+    answers = load_answers(tmp_path, "answers.txt")
+    assert answers["Attack_of_Opportunity"] == ("교전 중에 이동하면", "붙어 있는데 맞나요",
+                                                "한 대 맞나요")
+
+
+@pytest.mark.parametrize("line", ["Attack_of_Opportunity", ": 질문", "Move: | "])
+def test_a_broken_answers_line_is_one_line(tmp_path: Path, line: str) -> None:
+    from app.corpus.vocabulary import load_answers
+    (tmp_path / "answers.txt").write_text(f"{line}\n", encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        load_answers(tmp_path, "answers.txt")
+    assert str(caught.value) == ('answers.txt: line 1: expected "entry id: question | '
+                                 'question"')
+
+
+def test_the_bundled_answers_name_real_entries_and_are_searched_not_shown(
+        corpus: Corpus) -> None:
+    from app.corpus.build import answers_warnings
+    from app.search.documents import documents
+    assert answers_warnings(corpus) == []
+    docs = {d.id: d for d in documents(corpus)}
+    move = docs["Attack_of_Opportunity"]
+    assert "이동" in move.asks and move.asks not in move.text
+    assert move.searched.endswith(move.asks)
+    assert "교전 중에 다른 장소로 이동하면" not in corpus.entries["Attack_of_Opportunity"].html

@@ -20,7 +20,7 @@ interface ContractStems {
   short_ending_stem: number;
   jamo_ending_min: number;
   jamo_ending_not_after: string;
-  english_plurals: [number, string, string][];
+  english_suffixes: [number, string, string][];
 }
 
 interface ContractScripts {
@@ -87,6 +87,8 @@ interface ContractSnippet {
   lead: number;
   min_cut: number;
   min_term: number;
+  sentence_reach: number;
+  sentence_ends: string[];
 }
 
 interface ContractBudget {
@@ -97,10 +99,19 @@ interface ContractBudget {
   highlight_chars: number;
 }
 
+interface ContractLayout {
+  keys: [string, string][];
+  vowels: [string, string][];
+  finals: [string, string][];
+  min_letters: number;
+}
+
 interface ContractLimits {
   search: number;
   suggest: number;
+  suggest_title: number;
   most: number;
+  dropped_most: number;
   offline: number;
 }
 
@@ -117,6 +128,7 @@ interface Contract {
   order: ContractOrder;
   snippet: ContractSnippet;
   budget: ContractBudget;
+  layout: ContractLayout;
   limits: ContractLimits;
   tier: { NONE: number; STARTS: number; CLOSE: number; NAMES: number; WHOLE: number };
   title_rank: { EXACT: number; INITIALS_EXACT: number; START: number; PART_START: number; INSIDE: number; FUZZY: number };

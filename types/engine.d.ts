@@ -18,6 +18,7 @@ interface Rules {
   after_past: string[];
   ss_final: number;
   past_same_vowel: number[];
+  adnominal_finals: number[];
   word: string;
   jamo_run: string;
   alias_separators: string;
@@ -102,6 +103,8 @@ interface ClientTexts {
   version: string;
   analysis: string;
   texts: string[];
+  /** The questions each document answers (the answers files), one a line. */
+  asks?: string[];
 }
 
 /** client_index.language_index: one translation language's titles, by docnum. */
@@ -234,6 +237,16 @@ interface EngineResults {
   corrections: [string, string][];
   suggestion: EngineHit | null;
   game_named: [string, string] | null;
+  /** (as typed, as meant) when typed in the keyboard's other layout. */
+  layout: [string, string] | null;
+  /** Words no entry has, left out. */
+  dropped: string[];
+  /** Every word is in `dropped`: the results only share letters of the words. */
+  partial: boolean;
+  /** (as typed, nearest word of the texts) when nothing matched. */
+  fallback: [string, string][];
+  /** With a game filter: the best entry outside it, when it answers better. */
+  elsewhere: EngineHit | null;
 }
 
 interface SearchOptions { game?: string; limit?: number; offset?: number; typed?: boolean }

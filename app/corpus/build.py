@@ -237,11 +237,25 @@ def _build(data_dir: Path, urls: Urls) -> tuple[Corpus | None, list[Problem]]:
                      games, pairs, _updated(data_dir, manifest.files), languages)
     problems.extend(linker.problems_after_freeze(corpus))
     problems.extend(_synonym_warnings(corpus))
+    problems.extend(answers_warnings(corpus))
     problems.extend(Problem(MANIFEST, f'games "{g.id}"', f'quick link "{q}": no such entry')
                     for g in corpus.games for q in g.quick if q not in corpus.entries)
     if any(p.error for p in problems):
         return None, problems
     return corpus, problems
+
+
+def answers_warnings(corpus: Corpus) -> list[Problem]:
+    """An answers file's line for an id no entry of its game has (ignored by search)."""
+    found: list[Problem] = []
+    for game in corpus.games:
+        for entry_id in game.answers:
+            entry = corpus.entries.get(entry_id)
+            if entry is None or entry.game != game.id:
+                found.append(Problem(game.answers_file, f'"{entry_id}"',
+                                     f'no entry of game "{game.id}" has this id (its questions '
+                                     "are ignored)"))
+    return found
 
 
 def _synonym_warnings(corpus: Corpus) -> list[Problem]:
@@ -286,6 +300,8 @@ def _source_warnings(spec: SourceSpec, game: GameSpec, raws: list[RawEntry]) -> 
     found.extend(Problem(spec.file, _where(raw), note) for raw in raws for note in raw.notes)
     found.extend(Problem(spec.file, _where(raw), error, error=True)
                  for raw in raws for error in raw.errors)
+    found.extend(Problem(spec.file, _where(raw), note) for raw in raws
+                 for note in cut_lines(raw.body))
     declared = {c.code for c in game.collections}
     unknown: dict[str, list[RawEntry]] = defaultdict(list)
     for raw in raws:
@@ -297,6 +313,30 @@ def _source_warnings(spec: SourceSpec, game: GameSpec, raws: list[RawEntry]) -> 
         found.append(Problem(spec.file, _where(tagged[0]),
                              f'collection code "{code}" ({len(tagged)} entries) has no name: '
                              f"shown as its code; add it to {where}"))
+    return found
+
+
+#: A line ends in a particle that needs what follows it (괴물의, 카드에, 토큰을): when a list
+#: item, a step or the entry's end comes next, the sentence was cut before its verb, most
+#: often where a PDF's icon was.
+_HANGING = re.compile(r"[가-힣](?:의|에|에게|에서|을|를|으로)$")
+_NEXT_ITEM = re.compile(r"^\s*(?:[-•➤]|\d{1,2}\.)")
+
+
+def cut_lines(text: str) -> list[str]:
+    """One warning per line of `text` that reads cut: it ends in "(" (a lost icon), or in a
+    particle that needs more, before a list item, a step or the end of the entry."""
+    found: list[str] = []
+    lines = text.split("\n")
+    for n, line in enumerate(lines):
+        stripped = line.rstrip()
+        if not stripped:
+            continue
+        following = next((x for x in lines[n + 1:] if x.strip()), "")
+        if stripped.endswith("("):
+            found.append(f'line ends in "(" (an icon lost?): "{stripped[-40:]}"')
+        elif _HANGING.search(stripped) and (not following or _NEXT_ITEM.match(following)):
+            found.append(f'sentence cut before its verb: "{stripped[-40:]}"')
     return found
 
 

@@ -40,6 +40,8 @@ class GameDecl:
     short_name: str = ""
     #: Entries the home page offers as quick links (the EH quick reference), by id.
     quick: tuple[str, ...] = ()
+    #: The file of questions each rule answers, in players' words (`app/corpus/vocabulary.py`).
+    answers_file: str = ""
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,7 @@ class Manifest:
         """Every data file the manifest declares, each once, sorted (the histories' revision
         files are listed by their index files: `app.corpus.revisions.declared_files`)."""
         names = ({s.file for s in self.sources} | {g.names_file for g in self.games}
-                 | {g.synonyms_file for g in self.games}
+                 | {g.synonyms_file for g in self.games} | {g.answers_file for g in self.games}
                  | {s.history.index_file for s in self.sources if s.history is not None})
         return tuple(sorted(n for n in names | {self.icons_file, self.languages_file} if n))
 
@@ -183,7 +185,7 @@ def _games(items: object) -> tuple[GameDecl, ...]:
                 raise DataError(MANIFEST, where, f'missing or empty string field "{key}"')
         if any(g.id == item["id"] for g in games):
             raise DataError(MANIFEST, where, f'duplicate game id "{item["id"]}"')
-        for key in ("name_en", "names", "synonyms", "short"):
+        for key in ("name_en", "names", "synonyms", "short", "answers"):
             if not isinstance(item.get(key, ""), str):
                 raise DataError(MANIFEST, where, f'"{key}" must be a string')
         chapter = item.get("glossary_chapter", 20)
@@ -196,7 +198,7 @@ def _games(items: object) -> tuple[GameDecl, ...]:
             raise DataError(MANIFEST, where, '"quick" must be a list of entry ids')
         games.append(GameDecl(item["id"], item["name"], item.get("name_en", ""),
                               item.get("names", ""), chapter, item.get("synonyms", ""),
-                              item.get("short", ""), tuple(quick)))
+                              item.get("short", ""), tuple(quick), item.get("answers", "")))
     return tuple(games)
 
 

@@ -111,6 +111,10 @@ class GameSpec:
     short_name: str = ""
     #: Entries the home page offers as quick links, by id.
     quick: tuple[str, ...] = ()
+    #: Entry id → the questions that entry answers, in players' words (`교전 중에 이동하면
+    #: 공격받나요`): searched with its text, never shown. From the answers file.
+    answers: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    answers_file: str = ""
 
     @property
     def short(self) -> str:

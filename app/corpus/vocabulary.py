@@ -31,13 +31,53 @@ _MAX_LINE = 4_000
 
 
 def load_game(data_dir: Path, decl: GameDecl) -> GameSpec:
-    """The game `decl` declares, with its names file and synonyms file (if it has them)."""
+    """The game `decl` declares, with its names, synonyms and answers files (if it has them)."""
     game = _with_names(data_dir, decl)
+    if decl.answers_file:
+        game = dataclasses.replace(game, answers=load_answers(data_dir, decl.answers_file),
+                                   answers_file=decl.answers_file)
     if not decl.synonyms_file:
         return game
     synonyms, related = load_synonyms(data_dir, decl.synonyms_file)
     return dataclasses.replace(game, synonyms=synonyms, related=related,
                                synonyms_file=decl.synonyms_file)
+
+
+#: Bounds for an answers file: far above what a rule is asked.
+_MAX_QUESTIONS = 32
+
+
+def _read_lines_file(data_dir: Path, file: str, kind: str) -> str:
+    """The text of a declared line-based data file, or `DataError` naming the problem."""
+    try:
+        return (data_dir / file).read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise DataError(file, "", f"file not found ({kind})") from None
+    except UnicodeDecodeError as exc:
+        raise DataError(file, f"byte {exc.start}", "not UTF-8 text") from None
+
+
+def load_answers(data_dir: Path, file: str) -> Mapping[str, tuple[str, ...]]:
+    """The questions each entry answers: `entry id: question | question` lines, `#` comments.
+
+    The questions are what players ask at the table, in their words, when the rule's text says
+    it otherwise; they are searched with the entry's text and never shown. An id the data
+    does not have is a warning of `check` (`build.answers_warnings`)."""
+    text = _read_lines_file(data_dir, file, "an answers file")
+    answers: dict[str, tuple[str, ...]] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        entry_id, sep, rest = line.partition(":")
+        questions = [" ".join(q.split()) for q in rest.split("|") if q.strip()]
+        if not sep or not entry_id.strip() or not questions:
+            raise DataError(file, f"line {number}", 'expected "entry id: question | question"')
+        if len(questions) > _MAX_QUESTIONS or len(line) > _MAX_LINE:
+            raise DataError(file, f"line {number}", "too long a line for an answers entry")
+        key = entry_id.strip()
+        answers[key] = (*answers.get(key, ()), *questions)
+    return MappingProxyType(answers)
 
 
 def load_synonyms(data_dir: Path, file: str) -> tuple[Mapping[str, tuple[str, ...]],
@@ -51,12 +91,7 @@ def load_synonyms(data_dir: Path, file: str) -> tuple[Mapping[str, tuple[str, ..
     terms means both (the search looks for either); a variant that differs from its term only
     in spacing adds nothing (search ignores spacing) and is skipped.
     """
-    try:
-        text = (data_dir / file).read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise DataError(file, "", "file not found (a synonyms file)") from None
-    except UnicodeDecodeError as exc:
-        raise DataError(file, f"byte {exc.start}", "not UTF-8 text") from None
+    text = _read_lines_file(data_dir, file, "a synonyms file")
     synonyms: dict[str, tuple[str, ...]] = {}
     related: dict[str, tuple[str, ...]] = {}
     for number, line in enumerate(text.splitlines(), start=1):

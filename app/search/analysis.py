@@ -39,6 +39,7 @@ __all__ = [
     "is_function_word",
     "is_hangul",
     "is_inflected",
+    "is_particle",
     "stem",
     "title_parts",
     "variants",
@@ -84,6 +85,10 @@ _ENDINGS = (
     "되었다", "되었을", "되고", "되거나", "되도록", "되며", "되었", "됐", "되게",
     # 받다 (공격받은 적)
     "받다", "받은", "받는", "받을", "받으면", "받아", "받고", "받기", "받습니다", "받지",
+    "받나요", "받아요", "받았", "받음", "받는지", "받을까요",
+    # 당하다, the passive players say of what is done to them (공격당하면, 취소당했어요)
+    "당하다", "당한다", "당합니다", "당하는", "당하면", "당해서", "당하고", "당했다", "당했을",
+    "당할", "당한", "당함", "당해", "당하지", "당하기", "당했", "당하나요", "당하는지",
     # 시키다
     "시키다", "시키는", "시킨", "시키면", "시킬", "시켜",
     # generic verbal endings after a stem
@@ -99,10 +104,18 @@ _ENDINGS = (
     "는게", "은게", "는거", "은거", "는건", "은건", "는걸", "은걸",
     # -게 (하게 하다): 뽑게, 받게, 잃게, 패배하게
     "게",
+    # "how to", written together: 사는법, 버는법, 하는법
+    "는법", "은법",
+    # spoken Korean of a described situation (#23): what a card says to do (뽑으라는게, 버리래요,
+    # 써있대요), what one had (들고있던), what one wants (하고싶은데)
+    "으라는", "으라고", "으라는게", "으라는데", "라는게", "라는데", "으래요", "래요", "대요",
+    "는대요", "던", "던데", "고싶", "고싶은데", "고싶어요", "고싶대요", "려고", "으려고",
+    "는거에요", "는건가요", "을게요", "는다는데", "다는데",
 )
-# One-syllable endings that may leave a one-syllable stem (뽑게 → 뽑): no noun of the rules
-# ends in them (무게 and 가게 are not rules words), unlike 고 (참고), 기 (무기) or 지 (금지).
-_SHORT_STEM_ENDINGS = frozenset({"게"})
+# One-syllable endings that may leave a one-syllable stem (뽑게 → 뽑, 뽑았 → 뽑): no noun of
+# the rules ends in them (무게 and 가게 are not rules words), unlike 고 (참고), 기 (무기) or 지
+# (금지).
+_SHORT_STEM_ENDINGS = frozenset({"게", "았", "었"})
 _PARTICLE_SET = frozenset(_PARTICLES)
 # Endings that make a word a verb form, never a noun with a particle: two syllables or more
 # (-는데, -거나, -으면, -하면), and -면. What `is_inflected` looks for.
@@ -117,13 +130,16 @@ _BY_LAST: dict[str, tuple[str, ...]] = {}
 for _suffix in _SUFFIXES:
     _BY_LAST[_suffix[-1]] = (*_BY_LAST.get(_suffix[-1], ()), _suffix)
 # `-ㅂ니다` and `-ㄴ다` are not syllable suffixes: their ㅂ and ㄴ are the final consonant of the
-# stem's last syllable (갑니다 = 가 + ㅂ니다, 버려진다 = 버려지 + ㄴ다). Handled in `variants` by
+# stem's last syllable (갑니다 = 가 + ㅂ니다, 버려진다 = 버려지 + ㄴ다), and so is the ㅁ of the
+# noun form players end a short question or remark with (따라옴, 잡아먹힘, 빗나감: 따라오 +
+# ㅁ; in words of `jamo_ending_min` syllables or more only). Handled in `variants` by
 # arithmetic: (syllables after the jamo, index of the jamo among the final consonants,
 # hangul.JONGSEONG, the syllables that may carry it, or "" for any). 습니다 is its own ending
 # (뽑습니다), never 스 + ㅂ니다. -ㄴ다 only on 진 (지다: 버려진다, 떨어진다): Hangul loanwords end
 # in -ㄴ다 too (어젠다, 프로파간다), and a notice quoting ‘어제’ for 어젠다 is wrong.
 _B_FINAL = 17
-_JAMO_ENDINGS = (("니다", _B_FINAL, ""), ("다", 4, "진"))
+_M_FINAL = 16
+_JAMO_ENDINGS = (("니다", _B_FINAL, ""), ("다", 4, "진"), ("", _M_FINAL, ""))
 # -아/-어 merged into a stem's last vowel: 세우+어 = 세워, 버리+어 = 버려, 보+아 = 봐, 되+어 = 돼,
 # also in the past (세웠다, 버렸고). Players' questions use these forms (세워서, 버려도), the rules
 # mostly -ㅂ니다 (세웁니다, 버립니다), so the stem is restored on both sides: vowel of the merged
@@ -134,6 +150,8 @@ _CONTRACTED = {14: 13, 6: 20, 9: 8, 10: 11}
 _AFTER_MERGED = ("서", "도", "야", "요", "서는", "서도", "야만", "야지", "야하", "도록", "지")
 _AFTER_PAST = ("다", "고", "는데", "으면", "을", "을때", "습니다", "어요", "지만", "던", "다면")
 _SS_FINAL = 20  # index of ㅆ among the final consonants
+# ㄴ and ㄹ: the finals of the adnominal endings (빠져나간, 깔린, 할) (`adnominal_stem`).
+_ADNOMINAL_FINALS = (4, 8)
 # In the past, a stem ending in ㅏ, ㅓ, ㅐ or ㅔ keeps its vowel and only gains the ㅆ: 만나+았 =
 # 만났, 서+었 = 섰, 내+었 = 냈 (만났다면 → 만나). ㅆ ends no noun, so only the past is undone so.
 _PAST_SAME_VOWEL = frozenset({0, 4, 1, 5})
@@ -146,7 +164,7 @@ for _suffix, _final in [(s, 0) for s in _AFTER_MERGED] + [(s, _SS_FINAL) for s i
 _STEMS = CONTRACT.stems
 _SCRIPTS = CONTRACT.scripts
 _PLURALS = tuple((least, re.compile(pattern), added)
-                 for least, pattern, added in _STEMS.english_plurals)
+                 for least, pattern, added in _STEMS.english_suffixes)
 # What `title_parts` drops and splits at: numbering (`(1.1)`, `3단계.`), appendix and roman
 # numbering, bracketed asides, and the separators between a title's alternatives.
 _NUMBERING = re.compile(r"^\(?\d+(?:\.\d+)*\)?\s*(?:단계)?\s*[.:]?\s*")
@@ -162,6 +180,19 @@ _LIGHT = frozenset({
     "왜", "누가", "누구", "얼마나", "가능", "가능한가요", "경우", "때", "궁금합니다", "질문",
     "해도", "돼도", "되나", "하나", "있나", "없나", "인가", "건가", "건가요", "거죠", "건지",
     "어떻", "뭘", "해야", "하나요", "되나요", "있나요", "없나요", "할까요", "될까요",
+    # "Is that right?" at a question's end (뽑는 게 맞아요?): not 맞다, to be hit.
+    "맞아요", "맞나요", "맞죠", "맞음", "맞는지", "맞는거", "맞는건가요", "맞습니까", "맞아",
+    # A question as typed on a phone (어케 돼요, 어떡함, 머에요, 뭐임): the same question words.
+    "어케", "어캐", "어떡", "어떡함", "어떡해", "어떡해요", "어떡하죠", "어떡하나요", "어케됨",
+    "어케돼", "어케해", "머", "머에요", "머예요", "뭐에요", "뭐예요", "뭐임", "뭔데", "뭐죠",
+    "됨", "됌", "함", "임", "인가요", "건데", "거에요", "거예요", "나요",
+    # English forum questions' function words (can I move while engaged, does resigning count
+    # as …); not the words the rules name entries by (when, after, if, then, may, must).
+    "a", "an", "the", "is", "are", "was", "were", "be", "being", "been", "do", "does", "did",
+    "can", "could", "will", "would", "should", "i", "me", "my", "you", "your", "we", "our",
+    "it", "its", "they", "their", "this", "that", "these", "those", "there", "what", "which",
+    "who", "how", "why", "where", "to", "of", "in", "on", "at", "for", "with", "by", "from",
+    "into", "and", "or", "but", "so", "still", "get", "got", "happen", "happens", "much", "many",
     # Fillers and pronouns of a spoken question (다 쓰면, 그냥 버려도, 내 덱이, 혹시 …).
     "다", "또", "그냥", "좀", "꼭", "막", "이제", "혹시", "만약", "만약에", "그럼", "그러면",
     "근데", "그런데", "아니면", "내", "제", "저희", "우리", "같이",
@@ -177,6 +208,8 @@ _LIGHT = frozenset({
     # Counters: after 몇 or a number they count, they do not name a rule (몇 장까지, 두 번,
     # 자원 몇 개); alone in a query they are never a rules term either.
     "장", "개", "번", "명", "몇장", "몇개", "몇번", "몇명",
+    # "the way to" (버는 법, 사는 방법): the verb before it says what is asked.
+    "법", "방법",
 })
 _FUNCTION = frozenset(_SUFFIXES) | _LIGHT
 
@@ -190,6 +223,11 @@ def is_function_word(word: str) -> bool:
     # A light word with a particle or ending on it (`경우에`, `있을까요`, `하는지`).
     return is_hangul(word) and any(
         word[:i] in _LIGHT and word[i:] in _SUFFIX_SET for i in range(1, len(word)))
+
+
+def is_particle(text: str) -> bool:
+    """True when `text` is one of the particles (조사) the analysis strips."""
+    return text in _PARTICLE_SET
 
 
 def is_inflected(word: str) -> bool:
@@ -215,12 +253,16 @@ def words(text: str) -> list[str]:
 
 def english_stem(word: str) -> str:
     """A light English stem: lower-cased, regular plurals removed (`clues` → clue), by the
-    contract's `stems.english_plurals`."""
+    contract's `stems.english_suffixes`, applied until none matches."""
     word = word.lower()
-    for least, pattern, added in _PLURALS:
-        found = pattern.match(word) if len(word) >= least else None
-        if found is not None:
-            return found.group(1) + added
+    changed = True
+    while changed:
+        changed = False
+        for least, pattern, added in _PLURALS:
+            found = pattern.match(word) if len(word) >= least else None
+            if found is not None:
+                word, changed = found.group(1) + added, True
+                break
     return word
 
 
@@ -254,6 +296,18 @@ def variants(word: str) -> tuple[str, ...]:
                     nxt.append(base)
         frontier = nxt
     return tuple(found)
+
+
+def adnominal_stem(word: str) -> str:
+    """The verb stem of an adnominal form (`빠져나간` → 빠져나가, `깔린` → 깔리): the last
+    syllable without its final ㄴ or ㄹ, for matching a word against a short list of verbs
+    (the synonyms files' related words); "" when the word is no such form (or too short)."""
+    if len(word) < _STEMS.short_ending_stem or not is_hangul(word):
+        return ""
+    code = ord(word[-1]) - 0xAC00
+    if code % 28 not in _ADNOMINAL_FINALS:
+        return ""
+    return word[:-1] + chr(0xAC00 + code - code % 28)
 
 
 def loose_stems(word: str) -> list[str]:
@@ -426,6 +480,7 @@ def client_tables(*, unicode_tables: bool = True) -> dict[str, object]:
         "after_past": list(_AFTER_PAST),
         "ss_final": _SS_FINAL,
         "past_same_vowel": sorted(_PAST_SAME_VOWEL),
+        "adnominal_finals": list(_ADNOMINAL_FINALS),
         "word": _JS_WORD,
         "other_word": f"^{_JS_OTHER_LETTER}+$",
         "han_word": f"^[{_HAN}]+$",

@@ -48,7 +48,7 @@ from app.search.index import (
     entry_fields,
     title_tokens,
 )
-from app.search.rewrite import game_name_keys
+from app.search.rewrite import game_name_keys, related_tables
 from app.search.snippet import LIST_MARK
 from app.search.titles import positions
 from app.urls import Urls
@@ -191,7 +191,8 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
                              for term, found in sorted(table.items())}
                      for field, table in postings.items()},
         "synonyms": {g.id: {k: list(v) for k, v in g.synonyms.items()} for g in corpus.games},
-        "related": {g.id: {k: list(v) for k, v in g.related.items()} for g in corpus.games},
+        "related": {game: {k: list(v) for k, v in table.items()}
+                    for game, table in related_tables(corpus, docs).items()},
         "game_names": {k: list(v) for k, v in game_name_keys(corpus, docs).items()},
         "rules": {
             **analysis.client_tables(),
@@ -210,11 +211,14 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
 
 def texts(corpus: Corpus) -> dict[str, Any]:
     """Each document's text (`Document.text`: the entry's, then its English translation's),
-    in docnum order: what the server indexes, ranks and quotes in the entry's fields."""
+    in docnum order: what the server indexes, ranks and quotes in the entry's fields; and the
+    questions each answers (`Document.asks`), indexed and ranked with it, never quoted."""
+    docs = documents(corpus)
     return {
         "version": corpus.version,
         "analysis": ANALYSIS_VERSION,
-        "texts": [doc.text for doc in documents(corpus)],
+        "texts": [doc.text for doc in docs],
+        "asks": [doc.asks for doc in docs],
     }
 
 

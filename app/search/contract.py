@@ -143,11 +143,18 @@ class Stems:
     jamo_ending_min: int = 3
     #: The syllable -ㅂ니다 is never read after: 습니다 is its own ending (뽑습니다).
     jamo_ending_not_after: str = "습"
-    #: English plurals: (shortest word, pattern, added): the first rule whose pattern matches
-    #: a word at least that long keeps the pattern's group 1 and adds the text (`clues` → clue,
-    #: `boxes` → box, `abilities` → ability; `class`, `bus`, `axis`, `chaos` keep their s).
-    english_plurals: tuple[tuple[int, str, str], ...] = (
-        (5, r"^(.*)ies$", "y"), (5, r"^(.*(?:ss|sh|ch|x|z))es$", ""), (4, r"^(.*[^suio])s$", ""))
+    #: English endings: (shortest word, pattern, added). The first rule whose pattern matches
+    #: a word at least that long keeps the pattern's group 1 and adds the text, and the rules
+    #: run again on what is left, until none matches: plurals (`clues` → clue, `boxes` → box,
+    #: `abilities` → ability; `class`, `bus`, `axis` keep their s), then -ing, -ed, -es and a
+    #: final -e after a consonant, so every form of a verb meets on one stem (`resigning`,
+    #: `resigns`, `resigned` → resign; `move`, `moves`, `moving`, `moved` → mov; #23). Index
+    #: and query are stemmed alike, so a stem need not be a word.
+    english_suffixes: tuple[tuple[int, str, str], ...] = (
+        (5, r"^(.*)ies$", "y"), (5, r"^(.*(?:ss|sh|ch|x|z))es$", ""),
+        (6, r"^(.*[^aeiou])ing$", ""), (5, r"^(.*[^aeiou])ed$", ""),
+        (5, r"^(.*[^aeiou])es$", ""), (4, r"^(.*[^suio])s$", ""),
+        (4, r"^(.*[^aeiou])e$", ""))
 
 
 @dataclass(frozen=True)
@@ -302,6 +309,41 @@ class Snippet:
     min_cut: int = 80
     #: Shorter forms are marked only when they are the whole query.
     min_term: int = 2
+    #: The window starts where the sentence holding the first match starts, when that is at
+    #: most this many characters before the match (else `lead` characters before it): a
+    #: snippet reads from a sentence's start, not from mid-sentence ("…활성화) 외에…").
+    sentence_reach: int = 100
+    #: What ends a sentence in the flattened text.
+    sentence_ends: tuple[str, ...] = (". ", "? ", "! ")
+
+
+@dataclass(frozen=True)
+class Layout:
+    """`layout.py`: text typed with the keyboard in the other layout (한/영), by the 2-set
+    (두벌식) keyboard, the Korean standard (KS X 5002), as es-hangul's convertQwertyToHangul
+    and inko document it: `xmatorhdrur` → 틈새공격, `wntkdnl` → 주사위."""
+
+    #: Each key's jamo (shifted keys as capitals; a capital with no shifted jamo is its
+    #: lower-case key's).
+    keys: tuple[tuple[str, str], ...] = (
+        ("q", "ㅂ"), ("w", "ㅈ"), ("e", "ㄷ"), ("r", "ㄱ"), ("t", "ㅅ"), ("y", "ㅛ"), ("u", "ㅕ"),
+        ("i", "ㅑ"), ("o", "ㅐ"), ("p", "ㅔ"), ("a", "ㅁ"), ("s", "ㄴ"), ("d", "ㅇ"), ("f", "ㄹ"),
+        ("g", "ㅎ"), ("h", "ㅗ"), ("j", "ㅓ"), ("k", "ㅏ"), ("l", "ㅣ"), ("z", "ㅋ"), ("x", "ㅌ"),
+        ("c", "ㅊ"), ("v", "ㅍ"), ("b", "ㅠ"), ("n", "ㅜ"), ("m", "ㅡ"),
+        ("Q", "ㅃ"), ("W", "ㅉ"), ("E", "ㄸ"), ("R", "ㄲ"), ("T", "ㅆ"), ("O", "ㅒ"), ("P", "ㅖ"))
+    #: Two vowel keys in a row that make one vowel.
+    vowels: tuple[tuple[str, str], ...] = (
+        ("ㅗㅏ", "ㅘ"), ("ㅗㅐ", "ㅙ"), ("ㅗㅣ", "ㅚ"), ("ㅜㅓ", "ㅝ"), ("ㅜㅔ", "ㅞ"),
+        ("ㅜㅣ", "ㅟ"), ("ㅡㅣ", "ㅢ"))
+    #: Two consonant keys in a row that make one final consonant (split again when a vowel
+    #: follows: the second starts the next syllable).
+    finals: tuple[tuple[str, str], ...] = (
+        ("ㄱㅅ", "ㄳ"), ("ㄴㅈ", "ㄵ"), ("ㄴㅎ", "ㄶ"), ("ㄹㄱ", "ㄺ"), ("ㄹㅁ", "ㄻ"),
+        ("ㄹㅂ", "ㄼ"), ("ㄹㅅ", "ㄽ"), ("ㄹㅌ", "ㄾ"), ("ㄹㅍ", "ㄿ"), ("ㄹㅎ", "ㅀ"),
+        ("ㅂㅅ", "ㅄ"))
+    #: A Latin word shorter than this is never converted (`go`, `ok`): too many words are
+    #: two letters of both layouts.
+    min_letters: int = 3
 
 
 @dataclass(frozen=True)
@@ -312,8 +354,14 @@ class Limits:
     search: int = 10
     #: Titles suggested while typing.
     suggest: int = 8
+    #: A suggested title longer than this (a pasted FAQ question) is cut at a space before
+    #: it, with an ellipsis: eight suggestions must fit a phone's screen (its scenario is
+    #: the suggestion's context).
+    suggest_title: int = 40
     #: The most results one call returns.
     most: int = 100
+    #: Queries of at most this many words say which of their words no entry has.
+    dropped_most: int = 3
     #: Results the offline page lists (it has no pages).
     offline: int = 20
 
@@ -334,6 +382,7 @@ class Contract:
     order: Order = Order()
     snippet: Snippet = Snippet()
     budget: Budget = Budget()
+    layout: Layout = Layout()
     limits: Limits = Limits()
 
 
@@ -384,8 +433,8 @@ def blank_ranges(categories: tuple[str, ...]) -> list[tuple[int, int]]:
 #: The modules whose code decides the index's tokens and the client index's layout: a change
 #: to any of them, as to the contract or the tables, makes a new analysis version.
 _VERSIONED = ("app/corpus/hangul.py", "app/corpus/normalize.py", "app/search/analysis.py",
-              "app/search/scripts.py", "app/search/contract.py", "app/search/documents.py",
-              "app/search/index.py", "app/search/client_index.py")
+              "app/search/scripts.py", "app/search/layout.py", "app/search/contract.py",
+              "app/search/documents.py", "app/search/index.py", "app/search/client_index.py")
 _ROOT = Path(__file__).resolve().parents[2]
 
 

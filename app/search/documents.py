@@ -44,6 +44,9 @@ class Document:
     translated: tuple[Entry, ...] = ()
     #: The English translations folded into the entry's fields.
     folded: tuple[Entry, ...] = ()
+    #: The questions the entry answers (the game's answers file), one a line: searched and
+    #: re-ranked with the text, never quoted.
+    asks: str = ""
 
     @property
     def id(self) -> str:
@@ -65,6 +68,12 @@ class Document:
         """The translations whose titles count as the entry's (`translated` less the entry)."""
         return tuple(t for t in self.translated if t.id != self.entry.id)
 
+    @property
+    def searched(self) -> str:
+        """What is indexed and re-ranked in the entry's fields: the text, then the questions
+        it answers."""
+        return f"{self.text}\n{self.asks}" if self.asks else self.text
+
 
 def segment(entry: Entry) -> str:
     """A translation as it is searched and quoted: its title, then its text."""
@@ -85,8 +94,10 @@ def documents(corpus: Corpus) -> tuple[Document, ...]:
             continue
         folded = [o for o in others if o.lang == FOLDED]
         text = "\n\n".join([entry.text, *(segment(o) for o in folded)]).strip()
+        asks = "\n".join(corpus.game(entry.game).answers.get(entry.id, ()))
         found.append(Document(entry, corpus.english_name(entry) or "", text, weight,
-                              tuple(o for o in others if o.lang != FOLDED), tuple(folded)))
+                              tuple(o for o in others if o.lang != FOLDED), tuple(folded),
+                              asks))
     return tuple(found)
 
 

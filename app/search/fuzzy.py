@@ -126,6 +126,10 @@ class Vocabulary:
         # is thread-safe (at worst two threads compute the same word once each).
         self._closest = lru_cache(maxsize=CORRECTIONS_CACHE)(self._closest_uncached)
 
+    def widened(self) -> Vocabulary:
+        """The same known terms, each of them a correction's target."""
+        return Vocabulary(list(self._freq), list(self._freq.values()))
+
     def __contains__(self, term: object) -> bool:
         return term in self.known
 

@@ -108,8 +108,8 @@ def entry_fields(doc: Document) -> dict[str, str]:
         "source": entry.source,
         "title_w": " ".join(title_tokens(own)),
         "title_bg": " ".join(analysis.index_bigrams(own)),
-        "body_w": " ".join(analysis.index_words(doc.text)),
-        "body_bg": " ".join(analysis.index_bigrams(doc.text)),
+        "body_w": " ".join(analysis.index_words(doc.searched)),
+        "body_bg": " ".join(analysis.index_bigrams(doc.searched)),
         "alias": " ".join(aliases),
         "title_tr": " ".join(t for other in doc.translated for t in title_tokens(other.title)),
         "body_tr": " ".join(t for other in doc.translated

@@ -22,7 +22,6 @@ from collections.abc import Iterable
 from rapidfuzz import fuzz
 
 from app.corpus.hangul import CHOSEONG, JONGSEONG, is_syllable
-from app.search.analysis import english_stem
 
 __all__ = ["LoanwordTable", "english_skeletons", "hangul_skeleton"]
 
@@ -50,6 +49,16 @@ _STOP = frozenset({"a", "an", "the", "of", "to", "in", "on", "for", "and", "or",
 _LOANWORD_FINALS = frozenset({0, 1, 4, 8, 16, 17, 19, 21})
 #: At most this many spellings per English word (each ambiguous letter doubles them).
 _MAX_ALTERNATIVES = 8
+
+
+def _singular(word: str) -> str:
+    """`word` without a regular plural ending (clues → clue, abilities → ability): its sound
+    as a name says it."""
+    if len(word) >= 5 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) >= 4 and word.endswith("s") and word[-2] not in "suio":
+        return word[:-1]
+    return word
 
 
 def hangul_skeleton(word: str) -> str:
@@ -151,8 +160,9 @@ class LoanwordTable:
 
     @staticmethod
     def phrase(name: str) -> str:
-        """The form `english` answers with for a whole name: `Clues` → clue."""
-        return " ".join(english_stem(w) for w in re.findall(r"[a-z]+", name.lower())
+        """The form `english` answers with for a whole name: `Clues` → clue. Only plurals
+        come off: a word is matched by its sound, and the search stems what it answers."""
+        return " ".join(_singular(w) for w in re.findall(r"[a-z]+", name.lower())
                         if w not in _STOP)
 
     def english(self, hangul: str) -> str | None:

@@ -51,7 +51,8 @@ class QueryWord:
 
     @property
     def english_words(self) -> tuple[str, ...]:
-        return tuple(self.english.split())
+        """The English words the loanword stands for, stemmed as the index stems them."""
+        return tuple(analysis.english_stem(w) for w in self.english.split())
 
 
 @dataclass(frozen=True)
@@ -127,6 +128,7 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
     #: The tokens taken into account, repeats included: what `compact` is made of.
     considered: list[str] = []
     corrections_left = budget.corrections if correct else 0
+    joined = frozenset(typed for _, typed in related)
     for token in raw:
         if analysis.JAMO_RUN.fullmatch(token):
             continue
@@ -138,7 +140,9 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
             grams = tuple(analysis.han_grams(token))
             stem = min(forms, key=len) if hangul else forms[0]
             vocab = hangul_vocab if hangul else english_vocab
-            known = token.isdigit() or any(f in vocab for f in grams or forms)
+            # A word a related-words line matched is a word players use (사기 of 카드 사기,
+            # 서리 of 서리 토큰): never a typo, whatever the index holds.
+            known = token.isdigit() or token in joined or any(f in vocab for f in grams or forms)
             corrections: tuple[str, ...] = ()
             # A verb form (빠지면, 죽거나) is not a misspelt rules term, unless its stem is a
             # long one (틈새공걱하면 → 틈새공격); and it is never a loanword.
@@ -161,8 +165,11 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
                     and not inflected and (len(token) > 1 or len(raw) <= 2)):
                 # In a sentence, two consonants (보태: p-t, 싸우지: s-j) sound like too many
                 # English words to be read as one (evade, surge): three at least.
+                # A loanword is a noun: heard in the word, or the word without a particle
+                # (클루를), never in a verb's stem (빗나감 → 빗나 is not "forfeiting").
                 heard = [f for f in forms
-                         if len(raw) <= 2 or len(hangul_skeleton(f)) >= _SENTENCE_SKELETON]
+                         if (f == token or analysis.is_particle(token[len(f):]))
+                         and (len(raw) <= 2 or len(hangul_skeleton(f)) >= _SENTENCE_SKELETON)]
                 english = next(filter(None, map(loanword, heard)), None) or ""
             analysed[token] = QueryWord(token, forms, stem, hangul, known, corrections, english,
                                         grams)

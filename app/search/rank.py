@@ -152,7 +152,7 @@ def _prepare(doc: Document) -> _Doc:
         for w in analysis.words(entry.title)
         if not w.isdigit() and not analysis.is_function_word(w))
     sentences = [analysis.words(s) for s in
-                 SENTENCE_END.split(fold_text(doc.text.strip(), remember=True))]
+                 SENTENCE_END.split(fold_text(doc.searched.strip(), remember=True))]
     # The translations' sentences after the entry's own, without their numbers: numbers are
     # in every language, and a Korean query's only words that are not Hangul.
     sentences += [[w for w in analysis.words(s) if not w.isdigit()]

@@ -20,12 +20,13 @@ from dataclasses import dataclass
 
 from app.corpus.lookup import merged_terms
 from app.corpus.models import Corpus
+from app.corpus.normalize import compact
 from app.search import analysis
 from app.search.contract import CONTRACT, Budget
 from app.search.documents import Document
 from app.search.fuzzy import Vocabulary
 
-__all__ = ["Rewrite", "Rewriter", "game_name_keys", "name_keys"]
+__all__ = ["Rewrite", "Rewriter", "game_name_keys", "name_keys", "related_tables"]
 
 _RULES = CONTRACT.rewrite
 
@@ -43,6 +44,31 @@ class Rewrite:
     #: (rules' word, the typed word it joins) for each related word added: the re-rank counts
     #: the two as one word of the query (an entry with either has it).
     related: tuple[tuple[str, str], ...] = ()
+
+
+def related_tables(corpus: Corpus, docs: Iterable[Document]) -> dict[
+        str, Mapping[str, tuple[str, ...]]]:
+    """Each game's related words (`GameSpec.related`), with the icons' labels that no text
+    of `docs` says: such a label stands for the icon's labels in the other languages (`서리`
+    → frost: only the English file has the frost token so far), so a word of the icon file is
+    searched where it is written and is never taken for a typo. The one table both engines
+    use."""
+    said = {w for d in docs for w in analysis.words(f"{d.entry.title} {d.text}")}
+    icons: dict[str, list[str]] = {}
+    for icon in corpus.icons.icons.values():
+        labels = list(dict.fromkeys(" ".join(analysis.words(v)) for v in icon.labels.values()))
+        for label in labels:
+            key = compact(label)
+            others = [o for o in labels if compact(o) != key]
+            if key and others and not all(w in said for w in label.split()):
+                icons[key] = list(dict.fromkeys([*icons.get(key, []), *others]))
+    out: dict[str, Mapping[str, tuple[str, ...]]] = {}
+    for game in corpus.games:
+        table = {key: tuple(words) for key, words in icons.items()}
+        for key, words in game.related.items():
+            table[key] = tuple(dict.fromkeys([*words, *table.get(key, ())]))
+        out[game.id] = table
+    return out
 
 
 def game_name_keys(corpus: Corpus, docs: Iterable[Document]) -> dict[str, tuple[str, ...]]:
@@ -93,6 +119,13 @@ class Rewriter:
                               and analysis.is_hangul(k)])
             for game, table in self._tables.items()}
 
+    def lists(self, word: str) -> bool:
+        """True when a synonyms or related-words line, or a game's name, lists `word` (one
+        word, any form): a word players use, whatever the index holds."""
+        forms = (word, *analysis.variants(word), *analysis.loose_stems(word))
+        return any(f in table for f in forms
+                   for table in (self._tables[None], self._related[None], self._names))
+
     def rewrite(self, text: str, game: str | None, budget: Budget = CONTRACT.budget,
                 known: Callable[[str], bool] = lambda word: True) -> Rewrite:
         """`text` with the synonyms of `game` (of every game: None) replaced by their terms.
@@ -124,8 +157,10 @@ class Rewriter:
                 game_named = (named[2], named[1][0])
                 i += named[0]
                 continue
-            found = _synonym_at(words, i, table, lasts)
             word = words[i]
+            # A light word is never a players' word for a term (말고 is not 말, a pawn).
+            found = (None if analysis.is_function_word(word)
+                     else _synonym_at(words, i, table, lasts, known))
             if (found is None and asks_left > 0 and analysis.is_hangul(word)
                     and not analysis.is_function_word(word)
                     and not any(known(v) for v in analysis.variants(word))):
@@ -158,7 +193,9 @@ class Rewriter:
                 i += length
                 continue
             # A related word stays, and the rules' word for it joins it, unannounced.
-            also = _synonym_at(words, i, related, lasts) if related else None
+            # A light word is never a related word's (맞아요? asks "is it right", not 맞다).
+            also = (_synonym_at(words, i, related, lasts, known)
+                    if related and not analysis.is_function_word(words[i]) else None)
             if also is not None:
                 length, officials, _ = also
                 out.extend(words[i : i + length])
@@ -177,6 +214,7 @@ class Rewriter:
 
 def _synonym_at(words: Sequence[str], start: int, table: Mapping[str, tuple[str, ...]],
                 lasts: dict[int, tuple[str, ...]] | None = None,
+                known: Callable[[str], bool] | None = None,
                 ) -> tuple[int, tuple[str, ...], str] | None:
     """The longest synonyms entry starting at `words[start]`: (words used, official terms, the
     words as they matched, the last one without its particle)."""
@@ -186,14 +224,22 @@ def _synonym_at(words: Sequence[str], start: int, table: Mapping[str, tuple[str,
         end = start + length - 1
         forms = lasts.get(end) if lasts is not None else None
         if forms is None:
-            forms = tuple(dict.fromkeys((run[-1], *analysis.variants(run[-1]),
-                                         *analysis.loose_stems(run[-1]))))
+            forms = tuple(dict.fromkeys(filter(None, (
+                run[-1], *analysis.variants(run[-1]), *analysis.loose_stems(run[-1]),
+                analysis.adnominal_stem(run[-1])))))
             if lasts is not None:
                 lasts[end] = forms
         # The words are already normalised (`analysis.words`): joined, they are compact.
         head = "".join(run[:-1])
         for last in forms:
             key = head + last
+            # A one-syllable term with an ending is another word when the index knows the word
+            # or a longer stem of it (`피해`, `피하면`: 피하, to evade, are not 피, blood;
+            # `탭된` is 탭).
+            if (len(key) == 1 and last != run[-1] and known is not None
+                    and not analysis.is_particle(run[-1][len(last):])
+                    and any(len(f) > 1 and known(f) for f in forms)):
+                continue
             if key in table:
                 return length, table[key], " ".join([*run[:-1], last])
     return None

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -46,13 +47,14 @@ from app.search.index import (
     load_index,
     save_index,
 )
+from app.search.layout import from_qwerty, to_qwerty
 from app.search.loanwords import LoanwordTable
 from app.search.query import Plan, clean, make_plan, weighted_terms
 from app.search.rank import Features, Reranker
-from app.search.rewrite import Rewrite, Rewriter, game_name_keys
+from app.search.rewrite import Rewrite, Rewriter, game_name_keys, related_tables
 from app.search.scripts import fold, fold_text
 from app.search.snippet import flatten, make_snippet, present_terms, squash, term_pattern
-from app.search.titles import TitleTable
+from app.search.titles import TitleHit, TitleTable
 
 __all__ = ["Hit", "Ranking", "Results", "SearchIndex"]
 
@@ -60,6 +62,8 @@ log = logging.getLogger(__name__)
 
 _LIMITS = CONTRACT.limits
 _ORDER = CONTRACT.order
+#: A word as typed in either layout: Latin letters, or Hangul syllables and jamo.
+_LAYOUT_WORD = re.compile(r"[A-Za-z]+|[가-힣ㄱ-ㅎㅏ-ㅣ]+")
 
 
 @dataclass(frozen=True)
@@ -131,6 +135,22 @@ class Results:
     game_named: tuple[str, str] | None = None
     #: (as typed, correction) for each word corrected (`토쿤` → 토큰): what the notice quotes.
     corrections: tuple[tuple[str, str], ...] = ()
+    #: (as typed, as meant) when the query was typed in the keyboard's other layout
+    #: (`xmatorhdrur` → 틈새공격): what was searched.
+    layout: tuple[str, str] | None = None
+    #: Words no entry has (not even corrected), when the other words found results: the
+    #: page says they were left out (`빗나감 피해` → the entries about 피해).
+    dropped: tuple[str, ...] = ()
+    #: (as typed, word of the texts) for each word that matched nothing, nor any title or
+    #: rules' term, and was searched as the closest word of some rule's text instead: the
+    #: last resort before "did you mean".
+    fallback: tuple[tuple[str, str], ...] = ()
+    #: True when every word is in `dropped`: the results only share parts of the words
+    #: (letters of a longer word), and the page says so.
+    partial: bool = False
+    #: With a game or source filter: the id of the best entry outside it, when it answers
+    #: better than any inside (the page offers it first).
+    elsewhere: str | None = None
 
 
 class SearchIndex:
@@ -175,7 +195,8 @@ class SearchIndex:
         #: The compact forms a query may name a game by (`엘드리치`, `아컴호러`, `엘호`).
         self.game_names = game_name_keys(corpus, self._documents.values())
         self._rewriter = Rewriter({g.id: g.synonyms for g in corpus.games},
-                                  {g.id: g.related for g in corpus.games}, self.game_names)
+                                  related_tables(corpus, self._documents.values()),
+                                  self.game_names)
         self._game_rank: dict[str, int] = {}
         for source in corpus.sources:
             self._game_rank.setdefault(source.spec.game, len(self._game_rank))
@@ -191,6 +212,9 @@ class SearchIndex:
                 f: translated if f in TRANSLATION_FIELDS else base for f in FIELDS})
         #: Whether any document has a translation field: else they are not looked up at all.
         self.translations = translated > 0
+        # Every indexed word as a target, for the last resort of a search that found nothing.
+        self._wide_hangul = self._hangul.widened()
+        self._wide_english = self._english.widened()
         self._docnums = {entry_id: n for n, entry_id in enumerate(self._ids)}
         self._filters: dict[tuple[str | None, str | None], frozenset[int]] = {}
         for doc in self._documents.values():
@@ -284,11 +308,55 @@ class SearchIndex:
     def _knows(self, word: str) -> bool:
         return word in self._hangul or word in self._english
 
+    def layout(self, text: str) -> str | None:
+        """`text` with each word typed in the keyboard's other layout converted (`xmatorhdrur`
+        → 틈새공격, `ㅁㅅㅅㅁ차` → attack), or None when no word was.
+
+        A Latin word is converted when it is no English word of the corpus, and it types a
+        Hangul word the search knows (an indexed word in any form, a title, a word of the
+        synonyms files); a Hangul word, when it is none the search knows and types an English
+        word of the corpus. Everything else stays as typed."""
+        changed = False
+
+        def convert(match: re.Match[str]) -> str:
+            nonlocal changed
+            word = match.group()
+            if word.isascii():
+                if self._knows(analysis.english_stem(word)):
+                    return word
+                hangul = from_qwerty(word)
+                if hangul is None or not self._knows_hangul(hangul):
+                    return word
+                changed = True
+                return hangul
+            if self._knows_hangul(word):
+                return word
+            latin = to_qwerty(word).lower()
+            if (len(latin) < CONTRACT.layout.min_letters or not latin.isalpha()
+                    or analysis.english_stem(latin) not in self._english):
+                return word
+            changed = True
+            return latin
+
+        converted = _LAYOUT_WORD.sub(convert, text)
+        return converted if changed else None
+
+    def _knows_hangul(self, word: str) -> bool:
+        """True for Hangul syllables the search knows as a word (bare jamo never are)."""
+        if not analysis.is_hangul(word):
+            return False
+        forms = analysis.variants(word)
+        return (any(f in self._hangul for f in forms)
+                                or analysis.compact_title(word) in self.titles.exact
+                                or self._rewriter.lists(word))
+
     def _search(self, query: str, *, game: str | None, source: str | None, limit: int,
                 offset: int, demote: Callable[[str], bool] | None = None,
                 as_typed: bool = False) -> Results:
         typed = clean(query)
-        rewrite = Rewrite(typed) if as_typed else self.rewrite(typed, game)
+        meant = None if as_typed else self.layout(typed)
+        text = meant or typed
+        rewrite = Rewrite(text) if as_typed else self.rewrite(text, game)
         plan = self.plan(rewrite.text, correct=not as_typed, related=rewrite.related)
         # What the page tells the player about the query, whatever the results.
         # Quoted without the particle (‘크루’, not ‘크루를’), like the synonyms.
@@ -298,15 +366,39 @@ class SearchIndex:
         named = rewrite.game if game is None and source is None else None
         empty = Results(typed, 0, (), None, rewrite.synonyms, loanwords, named,
                         tuple((w.text, w.corrections[0]) for w in plan.words
-                              if w.corrections and not w.known))
+                              if w.corrections and not w.known),
+                        (typed, meant) if meant else None)
         limit = max(0, min(int(limit), _LIMITS.most))
         offset = max(0, int(offset))
         allowed = self.allowed(game, source)
         if plan.empty or ((game or source) and allowed is None):
             return empty
-        ranked = self.ranking(plan, allowed).order
+        first = self.ranking(plan, allowed)
+        ranked = first.order
+        if allowed is not None:
+            empty = dataclasses.replace(empty, elsewhere=self.elsewhere(plan, allowed, first))
+        short = not as_typed and len(plan.words) <= _LIMITS.dropped_most
+        missing = self._missing(plan, rewrite, ranked) if short else ()
+        content = [w for w in plan.words if not analysis.is_function_word(w.text)]
+        if not as_typed and (not ranked or (missing and len(missing) == len(content))):
+            # Nothing, or only entries sharing letters of the words: the closest word of any
+            # rule's text, said so.
+            fallback = self.nearest_words(plan)
+            if fallback:
+                swap = dict(fallback)
+                near = self.plan(" ".join(swap.get(w, w) for w in analysis.words(plan.text)),
+                                 correct=False)
+                found = self.ranking(near, allowed).order
+                if found:
+                    plan, ranked, missing = near, found, ()
+                    empty = dataclasses.replace(empty, fallback=fallback)
         if not ranked:
             return dataclasses.replace(empty, suggestion=self.did_you_mean(plan, allowed))
+        # In a short query a word that matched nothing is worth saying; in a sentence, fillers
+        # the rules never use (꽉, 걔) are simply not found.
+        if missing:
+            empty = dataclasses.replace(empty, dropped=missing,
+                                        partial=len(missing) == len(content))
         if named is not None:
             entries = self.corpus.entries
             ranked.sort(key=lambda entry_id: entries[entry_id].game != named[1])  # stable
@@ -318,19 +410,30 @@ class SearchIndex:
         pattern = term_pattern(present_terms(
             terms, [s.squashed for s in shown], max_chars=self.budget.highlight_chars,
             squashed=True))
-        hits = tuple(Hit(entry_id, make_snippet(s.flat, pattern, flattened=True,
-                                                folded=s.folded), s.shown)
-                     for entry_id, s in zip(page, shown, strict=True))
+        # A title hit reads from the rule's opening; a body hit from the sentence it matched.
+        # The official term a players' word stood for is a title hit too (AoO → 틈새 공격).
+        named_by = {analysis.compact_title(official) for _, official in rewrite.synonyms}
+        hits = tuple(Hit(entry_id, make_snippet(
+            s.flat, pattern, flattened=True, folded=s.folded,
+            opening=first.tiers.get(entry_id, Tier.NONE) >= Tier.NAMES
+            or analysis.compact_title(self.corpus.entries[entry_id].title) in named_by), s.shown)
+            for entry_id, s in zip(page, shown, strict=True))
         return dataclasses.replace(empty, total=len(ranked), hits=hits)
+
+    def _segments_of(self, entry_id: str) -> tuple[_Segment, ...]:
+        """The texts a result may be shown in (its own, then each translation's), made when
+        it is first a result. Two threads may make the same one at once; either copy is the
+        same."""
+        segments = self._segments.get(entry_id)
+        if segments is None:
+            segments = self._segments.setdefault(entry_id,
+                                                 _segments(self._documents[entry_id]))
+        return segments
 
     def segment(self, entry_id: str, terms: list[str], source: str | None = None) -> _Segment:
         """The language a result is shown in: the translation a `source` filter names, else
         the text holding the most of the (folded) query `terms`, the entry's own on a tie."""
-        segments = self._segments.get(entry_id)
-        if segments is None:
-            # Two threads may make the same one at once; either copy is the same.
-            segments = self._segments.setdefault(entry_id,
-                                                 _segments(self._documents[entry_id]))
+        segments = self._segments_of(entry_id)
         if source is not None:
             chosen = next((s for s in segments if s.source == source), None)
             if chosen is not None:
@@ -340,6 +443,21 @@ class SearchIndex:
         folded = [t.casefold() for t in terms]
         counts = [sum(1 for t in folded if t and s.has(t)) for s in segments]
         return segments[counts.index(max(counts))]
+
+    def _missing(self, plan: Plan, rewrite: Rewrite, ranked: list[str]) -> tuple[str, ...]:
+        """The content words of `plan` no entry of `ranked` has: not known, corrected or
+        heard as a loanword, not replaced by a synonym, and in no result's text (in any of
+        its languages, accents folded) even with its spaces taken out (교전중 is in "교전 중인")."""
+        replaced = {squash(typed_word) for typed_word, _ in rewrite.synonyms}
+        return tuple(
+            w.text for w in plan.words if not (w.known or w.corrections or w.english)
+            and not analysis.is_function_word(w.text) and squash(w.text) not in replaced
+            and not any(fold_text(squash(w.stem or w.text)) in s.squashed
+                        for entry_id in ranked for s in self._segments_of(entry_id)))
+
+    def opening(self, entry_id: str) -> str:
+        """The opening of an entry's text, as a snippet (nothing marked)."""
+        return make_snippet(self._segments_of(entry_id)[0].flat, None, flattened=True)
 
     def allowed(self, game: str | None = None,
                 source: str | None = None) -> frozenset[int] | None:
@@ -434,6 +552,39 @@ class SearchIndex:
             order.insert(position + 1, entry_id)
         return order
 
+    def elsewhere(self, plan: Plan, allowed: frozenset[int], ranking: Ranking) -> str | None:
+        """The best entry outside the filter, when it answers the query better than any
+        inside: a title-level match of a higher tier, or anything when the filter finds
+        nothing (`틈새 공격` searched in Eldritch Horror alone)."""
+        best = self.ranking(plan).order[:1]
+        if not best or self._docnums[best[0]] in allowed:
+            return None
+        inside = ranking.tiers.get(ranking.order[0], Tier.NONE) if ranking.order else None
+        outside = self.tiers(plan).get(best[0], Tier.NONE)
+        if inside is None or (outside >= Tier.NAMES and outside > inside):
+            return best[0]
+        return None
+
+    def nearest_words(self, plan: Plan) -> tuple[tuple[str, str], ...]:
+        """(word, closest indexed word) for each unknown content word of `plan` that has one
+        among all the words of the texts (not only titles'), within the typo allowance."""
+        found: list[tuple[str, str]] = []
+        # The plan's corrections spent the budget first (a word's stem, then the word).
+        left = self.budget.corrections - sum(
+            2 if w.stem != w.text else 1 for w in plan.words
+            if not w.known and not analysis.is_function_word(w.text))
+        for word in plan.words:
+            if word.known or analysis.is_function_word(word.text):
+                continue
+            if left <= 0:
+                break
+            left -= 1
+            vocab = self._wide_hangul if word.hangul else self._wide_english
+            near = vocab.corrections(word.stem if word.hangul else word.variants[0], limit=1)
+            if near:
+                found.append((word.text, near[0].term))
+        return tuple(found)
+
     def did_you_mean(self, plan: Plan, allowed: frozenset[int] | None) -> str | None:
         """The title closest to the query, for a search that found nothing."""
         typed = plan.alias or plan.stem_compact or plan.compact
@@ -444,13 +595,26 @@ class SearchIndex:
         return None
 
     def _suggest(self, query: str, *, limit: int) -> list[str]:
+        """Titles for what is typed so far, with the search's analysis: the keyboard's other
+        layout, the players' words (`클루` → 단서, `AoO` → 틈새 공격), particles and endings,
+        initials, typos; when no title answers, the search's own best results (`교전중`,
+        `틈세 공`)."""
         limit = max(0, min(int(limit), _LIMITS.most))
         text = clean(query)
+        text = self.layout(text) or text
         words = analysis.words(text)
         typed = "".join(words)
         if not typed or limit == 0:
             return []
-        matches = self.titles.prefix_matches(typed)
+        matches: list[TitleHit] = []
+        rewrite = self.rewrite(text)
+        if rewrite.synonyms:
+            # A player's word for an official term: that term's titles first.
+            for _, official in rewrite.synonyms:
+                matches += [TitleHit(m.id, TitleRank.EXACT)
+                            for m in self.titles.prefix_matches(analysis.compact_title(official))
+                            if m.rank <= TitleRank.START]
+        matches += self.titles.prefix_matches(typed)
         # `회피하면`, `조사자가`: what is typed may carry a particle or an ending.
         stemmed = "".join(analysis.stem(w) for w in words)
         if stemmed != typed:
@@ -459,8 +623,12 @@ class SearchIndex:
             matches += self.titles.alias_prefix_matches(analysis.alias_key(text))
         if not matches:
             matches = self.titles.fuzzy_matches(stemmed)
-        ranked = self.titles.ranked(matches)
-        return [m.id for m in ranked[:limit]]
+        ids = [m.id for m in self.titles.ranked(matches)]
+        if not ids:
+            # No title answers what is typed: the search's best results do.
+            ids = [h.id for h in self._search(text, game=None, source=None, limit=limit,
+                                              offset=0).hits]
+        return ids[:limit]
 
 
 def _segments(doc: Document) -> tuple[_Segment, ...]:

@@ -75,8 +75,11 @@ def term_pattern(terms: list[str]) -> re.Pattern[str] | None:
 
 
 def make_snippet(text: str, pattern: re.Pattern[str] | None, *,
-                 flattened: bool = False, folded: str | None = None) -> str:
-    """At most `snippet.chars` characters of `text` around the first match, escaped and marked.
+                 flattened: bool = False, folded: str | None = None,
+                 opening: bool = False) -> str:
+    """At most `snippet.chars` characters of `text` from the start of the sentence holding
+    the first match (or from the text's opening, with `opening`: a title hit's snippet reads
+    the rule from its first sentence), escaped and marked.
 
     Ellipses show where the window cuts the text. `flattened`: `text` is already `flatten`ed
     (a searcher keeps each document's flat text rather than redoing it per query). `folded`:
@@ -85,13 +88,20 @@ def make_snippet(text: str, pattern: re.Pattern[str] | None, *,
     """
     flat = text if flattened else flatten(text)
     seen = folded if folded is not None and len(folded) == len(flat) else flat
-    first = pattern.search(seen) if pattern is not None else None
+    first = pattern.search(seen) if pattern is not None and not opening else None
     start = 0
     if first is not None and first.start() > _SIZES.lead:
-        start = first.start() - _SIZES.lead
-        space = flat.find(" ", start, first.start())
-        if space != -1:
-            start = space + 1
+        at = first.start()
+        reach = max(0, at - _SIZES.sentence_reach)
+        ends = [flat.rfind(mark, reach, at + 1) for mark in _SIZES.sentence_ends]
+        sentence = max(ends)
+        if sentence != -1:
+            start = sentence + len(_SIZES.sentence_ends[ends.index(sentence)])
+        else:
+            start = at - _SIZES.lead
+            space = flat.find(" ", start, at)
+            if space != -1:
+                start = space + 1
     end = min(len(flat), start + _SIZES.chars)
     if end < len(flat):
         space = flat.rfind(" ", start + _SIZES.min_cut, end)

@@ -20,7 +20,7 @@ from app.search.contract import CONTRACT, TitleRank
 from app.search.documents import Document
 from app.search.fuzzy import is_initials, max_distance, prefix_pattern
 
-__all__ = ["TitleHit", "TitleTable", "positions"]
+__all__ = ["TitleHit", "TitleTable", "positions", "short_title"]
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,15 @@ class _Row:
     def titles(self) -> tuple[str, ...]:
         """Every title part the entry answers to, its own first."""
         return self.parts + self.translated if self.translated else self.parts
+
+
+def short_title(title: str, most: int = CONTRACT.limits.suggest_title) -> str:
+    """`title` cut at the last space before `most` characters, with an ellipsis, when it is
+    longer (a suggested FAQ question); as it is otherwise."""
+    if len(title) <= most:
+        return title
+    cut = title.rfind(" ", 0, most)
+    return title[: cut if cut > 0 else most].rstrip(" ,") + "…"
 
 
 def positions(docs: Sequence[Document]) -> dict[str, int]:

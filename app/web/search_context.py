@@ -11,6 +11,7 @@ from app.errors import AppError
 from app.search import Hit, SearchIndex
 from app.search.query import clean
 from app.search.searcher import Results
+from app.search.titles import short_title
 from app.urls import Urls
 from app.web.context import entry_points, path_of
 from app.web.views import (
@@ -18,6 +19,7 @@ from app.web.views import (
     ChooserPage,
     GameChoice,
     Notice,
+    Scope,
     SearchHit,
     SearchPage,
     SearchResults,
@@ -71,8 +73,7 @@ def search_results(
                                demote=not_owned if owned is not None else None,
                                as_typed=as_typed)
         hits = list(results.hits)
-    items: list[SearchHit] = []
-    for hit in hits:
+    def item(hit: Hit) -> SearchHit:
         entry = corpus.entries[hit.id]
         spec = corpus.source(entry.source)
         assert spec is not None
@@ -80,18 +81,23 @@ def search_results(
         translation = ShownTranslation.of(
             shown, urls, lang=shown.lang, lang_name=corpus.language(shown.lang).name,
         ) if shown is not None else None
-        items.append(SearchHit.of(
+        return SearchHit.of(
             entry, urls, source=entry.source, game=entry.game, snippet=hit.snippet,
             path=path_of(corpus, entry), source_title=spec.spec.title,
             game_name=corpus.game(entry.game).name, game_short=corpus.game(entry.game).short,
             lang=entry.lang, not_owned=is_hidden(entry.collections, owned),
             translation=translation, snippet_lang=shown.lang if shown else entry.lang,
-            lang_name=corpus.language(entry.lang).name))
+            lang_name=corpus.language(entry.lang).name)
+
+    items = [item(hit) for hit in hits]
     suggestion = results.suggestion if results else None
+    elsewhere = results.elsewhere if results and offset == 0 else None
     return SearchResults(
         query=query,
         total=results.total if results else 0,
         results=items,
+        scope=_scope(corpus, urls, query, game, source),
+        elsewhere=item(Hit(elsewhere, index.opening(elsewhere))) if elsewhere else None,
         suggestion=suggestion,
         suggestion_url=urls.search(suggestion, game=game, source=source) if suggestion else None,
         # "…을 찾으셨나요?": the particle the suggested title takes.
@@ -104,12 +110,31 @@ def search_results(
     )
 
 
+def _scope(corpus: Corpus, urls: Urls, query: str, game: str, source: str) -> Scope | None:
+    """The chip naming the filter in force, with the link that removes it."""
+    if source:
+        spec = corpus.source(source)
+        label = spec.spec.title if spec else source
+        return Scope(label=f"{label}에서만", clear_url=urls.search(query, game=game),
+                     clear_label="모든 자료")
+    if game:
+        return Scope(label=f"{corpus.game(game).name}에서만", clear_url=urls.search(query),
+                     clear_label="모든 게임")
+    return None
+
+
 def _notices(corpus: Corpus, results: Results, urls: Urls, game: str,
              source: str) -> list[Notice]:
     """What the search changed in the query, said plainly: the official term a player's word
     stands for, the game the query named (with a link to that game alone), and a typo
     correction with a link to search the words as typed."""
     found: list[Notice] = []
+    as_typed = urls.search(results.query, game=game, source=source, typed="1")
+    if results.layout:
+        typed, meant = results.layout
+        found.append(Notice(kind="layout", typed=typed, official=meant,
+                            text=f"‘{typed}’ → ‘{meant}’ (한/영 전환)", url=as_typed,
+                            link=f"‘{typed}’ 그대로 찾기"))
     for typed, official in dict.fromkeys(results.synonyms):
         found.append(Notice(kind="synonym", typed=typed, official=official,
                             text=f"‘{typed}’ → 공식 용어 ‘{official}’", url=None, link=None))
@@ -135,9 +160,26 @@ def _notices(corpus: Corpus, results: Results, urls: Urls, game: str,
         found.append(Notice(
             kind="correction", typed=typed, official=fixed,
             text=f"‘{typed}’ 결과가 없어 {with_particle(f'‘{fixed}’', '으로')} 찾았습니다",
-            url=urls.search(results.query, game=game, source=source, typed="1"),
+            url=as_typed,
             link=f"‘{typed}’ 그대로 찾기",
         ))
+    if results.fallback:
+        typed = " ".join(word for word, _ in results.fallback)
+        near = " ".join(word for _, word in results.fallback)
+        found.append(Notice(
+            kind="fallback", typed=typed, official=near,
+            text=f"{with_particle(f'‘{typed}’', '와')} 일치하는 항목이 없어 본문의 비슷한 낱말 "
+                 f"{with_particle(f'‘{near}’', '으로')} 찾았습니다",
+            url=as_typed, link=f"‘{typed}’ 그대로 찾기"))
+    if results.dropped and results.hits:
+        typed = ", ".join(f"‘{word}’" for word in results.dropped)
+        # Every word missing: the results only share letters with them (떨어트리다 → 트리시).
+        text = (f"{with_particle(typed, '이')} 든 항목이 없어 글자 일부가 같은 항목을 보여 드립니다"
+                if results.partial else
+                f"{with_particle(typed, '은')} 어느 항목에도 없어 나머지 낱말로 찾았습니다")
+        found.append(Notice(
+            kind="partial" if results.partial else "dropped", typed=" ".join(results.dropped),
+            official="", text=text, url=None, link=None))
     return found
 
 
@@ -188,10 +230,12 @@ def suggest_context(corpus: Corpus, index: SearchIndex, urls: Urls, query: str) 
         spec = corpus.source(entry.source)
         assert spec is not None
         # Two games share titles (특성, 파멸): the context names the game first.
-        suggestions.append(TitleMatch.of(
+        match = TitleMatch.of(
             entry, urls, game=entry.game,
             context=f"{corpus.game(entry.game).short} · "
-                    f"{parent.title if parent else spec.spec.title}"))
+                    f"{parent.title if parent else spec.spec.title}")
+        # A pasted FAQ question is shortened; its scenario is the context.
+        suggestions.append(match.model_copy(update={"title": short_title(entry.title)}))
     return Suggestions(query=query, suggestions=suggestions)
 
 

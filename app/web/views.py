@@ -537,7 +537,10 @@ class SearchHit(EntryRef):
 class Notice(View):
     """Something the search changed in the query, said plainly: `synonym` and `loanword`
     (a player's word → the official term), `game` (the query named a game: its rules first,
-    with a link to that game alone) or `correction` (with a link to search as typed)."""
+    with a link to that game alone), `layout` (typed in the keyboard's other layout),
+    `correction` and `fallback` (a typo, or the nearest word of the texts when nothing
+    matched; with a link to search as typed), `dropped` (words no entry has, left out) or
+    `partial` (no entry has any of the words: the results share letters of them)."""
 
     kind: str
     typed: str
@@ -547,12 +550,25 @@ class Notice(View):
     link: str | None
 
 
+class Scope(View):
+    """The filter a search ran under, shown as a chip that removes it ("엘드리치 호러에서만
+    · 모든 게임"): a remembered game never hides the answer silently."""
+
+    label: str
+    clear_url: str
+    clear_label: str
+
+
 class SearchResults(View):
     """One page of results for a query (the JSON API's answer)."""
 
     query: str
     total: int
     results: list[SearchHit]
+    #: The game or source filter, when one was set.
+    scope: Scope | None = None
+    #: With a filter: the best entry outside it, when it answers better than any inside.
+    elsewhere: SearchHit | None = None
     suggestion: str | None
     suggestion_url: str | None
     #: The particle the suggested title takes in "…을 찾으셨나요?".
@@ -776,6 +792,9 @@ class ClientTexts(View):
     version: str
     analysis: str
     texts: list[str]
+    #: The questions each document answers (the games' answers files), one a line: searched
+    #: and ranked with its text, never shown.
+    asks: list[str]
 
 
 class ClientLanguage(View):

@@ -4,6 +4,7 @@ search from them: titles, game, snippets, typos, 초성 and words that only a ru
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import quote
 
@@ -106,3 +107,12 @@ def test_go_and_suggestions_use_the_engine_offline(offline: Page) -> None:
     expect(offline.locator("#search-suggestions li a").first).to_contain_text("틈새 공격")
 
 
+
+
+def test_a_game_filter_shows_as_a_chip_offline(offline: Page) -> None:
+    offline.goto("/search?q=" + quote("틈새 공격") + "&game=eh")
+    expect(offline.locator("#offline-results")).to_have_attribute("data-ready", "engine")
+    expect(offline.locator(".scope .chip")).to_have_text(re.compile("엘드리치 호러에서만"))
+    expect(first_result(offline).locator("h2 a")).to_have_text("틈새 공격")  # the better match
+    expect(offline.locator(".scope a", has_text="모든 게임")).to_have_attribute(
+        "href", "/search?q=" + quote("틈새 공격").replace("%20", "+"))

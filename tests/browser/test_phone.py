@@ -86,6 +86,18 @@ def test_settings_fit_a_thumb_and_the_save_button_is_always_in_reach(phone_at: P
         return split;
     }""")
     assert split == []
+    phone_at.evaluate("window.scrollTo(0, 0)")
+    # The offline-saving notice floats above the pinned save bar, never over its button or text.
+    overlap = phone_at.evaluate("""() => {
+        const note = document.getElementById('offline-progress');
+        note.hidden = false;
+        note.textContent = '오프라인 저장 중 0%';
+        const a = note.getBoundingClientRect();
+        const b = document.querySelector('.save-bar').getBoundingClientRect();
+        note.hidden = true;
+        return a.bottom > b.top && a.top < b.bottom;
+    }""")
+    assert overlap is False
     save = phone_at.get_by_role("button", name="저장")
     for scrolled in (0, 700, 1400):
         phone_at.evaluate(f"window.scrollTo(0, {scrolled})")

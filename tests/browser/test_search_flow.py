@@ -129,3 +129,17 @@ def test_three_results_fit_the_first_screen_and_filters_apply_and_stick(
     page.locator("#search-q").press("Enter")
     page.wait_for_url(re.compile(r".*game=eh.*"))
 
+    # …and says so: a chip names the game, the better match in the other game comes first,
+    # and "모든 게임" forgets the remembered game.
+    page.locator("#search-q").fill("틈새 공격")
+    page.locator("#search-q").press("Enter")
+    page.wait_for_url(re.compile(r".*game=eh.*"))
+    expect(page.locator(".scope .chip")).to_have_text(re.compile("엘드리치 호러에서만"))
+    expect(page.locator(".elsewhere a").first).to_have_text("틈새 공격")
+    page.locator(".scope a", has_text="모든 게임").click()
+    page.wait_for_url(re.compile(r"^(?!.*game=).*$"))
+    expect(page.locator(".scope")).to_have_count(0)
+    page.locator("#search-q").fill("단서")
+    page.locator("#search-q").press("Enter")
+    page.wait_for_url(re.compile(r".*q=.*"))
+    assert "game=" not in page.url

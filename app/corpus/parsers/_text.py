@@ -94,6 +94,9 @@ def _head(word: str) -> str:
 # Korean declaratives end in `다` (`합니다`, `있다`), often without the period when a PDF
 # caption or a blog line drops it; `요` for the polite register. Punctuation ends too.
 # `마다`/`보다`/`바다` end on `다` without ending anything (`티켓 마다` + next line).
+# A sentence that ended on its verb without the period (`…합니다`): an aside on the next
+# line that carries the period continues it.
+_BARE_END = re.compile(r"[가-힣]다$")
 _TERMINAL = re.compile(r"(?:[.!?。…]|(?<![마보바])다|요)[\"'”’]?$")
 # Endings that cannot close a heading: case particles (`…의`, `…에`, `…을/를`, `…는/은`,
 # `…가`), a comma, an open bracket or a joiner. A line ending on one was cut mid-sentence
@@ -413,6 +416,13 @@ class Builder:
 
     def text(self, text: str) -> None:
         last = self.last
+        if (last is not None and last.style == "text" and text.startswith("(")
+                and _BARE_END.search(last.raw)):
+            # `…조우를 합니다` / `(괴물 한 마리와 … 전투 조우입니다).`: the PDF put the aside
+            # and the sentence's period on the next line; it belongs to the sentence.
+            last.raw = f"{last.raw} {text}".strip()
+            last.open = not ends_sentence(last.raw)
+            return
         if last is not None and last.open and last.style == "text":
             holder = self.sub or self.item
             if holder is not None and self.noun_list and _bare_phrase(last.raw):
