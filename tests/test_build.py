@@ -253,6 +253,19 @@ def test_a_translation_s_timing_rows_link_like_the_original_s_row_for_row(
     assert [r.target for r in corpus.entries["fr/T"].table or ()] == ["fr/Myth", None, None]
 
 
+def test_a_translation_s_link_that_matches_only_ignoring_case_stays_in_its_language(
+        tmp_path: Path) -> None:
+    """ru upstream links `#per_investigator`: its own Per_Investigator, not the Korean page."""
+    folder = _translation(tmp_path, "ru", [{"id": "A", "title": "За сыщика", "text": "Текст"},
+                                           {"id": "B", "title": "Б", "text": "[за](#a)"}])
+    corpus = load_corpus(folder)
+    assert corpus.entries["ru/B"].links_to == ("ru/A",)
+    assert 'href="/rules/ru/A"' in corpus.entries["ru/B"].html
+    warnings = [str(p) for p in check_data(folder) if "case is ignored" in str(p)]
+    assert warnings == ['warning: x.json: [1] (id "B"): link #a matches ru/A only when case is '
+                        "ignored"]
+
+
 def test_a_language_must_be_declared_and_have_icon_labels(tmp_path: Path) -> None:
     rules = [{"id": "A", "title": "A", "text": "[action]"}]
     errors = [str(p) for p in check_data(_translation(tmp_path, "pt", rules))

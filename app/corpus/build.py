@@ -410,11 +410,14 @@ class _Linker:
             return local
         if entry_id in self.drafts:
             return entry_id
-        matches = self.folded.get(entry_id.casefold(), [])
-        if len(matches) == 1:
-            message = f"link #{entry_id} matches {matches[0]} only when case is ignored"
-            self.problems.append(Problem(draft.spec.file, where, message))
-            return matches[0]
+        # Ignoring case, in the same order: a translation's `#per_investigator` is its own
+        # Per_Investigator (ru upstream), not the original's page in another language.
+        for candidate in dict.fromkeys((local, entry_id)):
+            matches = self.folded.get(candidate.casefold(), [])
+            if len(matches) == 1:
+                message = f"link #{entry_id} matches {matches[0]} only when case is ignored"
+                self.problems.append(Problem(draft.spec.file, where, message))
+                return matches[0]
         return None
 
     def _by_title(self, title: str, draft: _Draft) -> str | None:
