@@ -387,7 +387,7 @@ def test_a_worker_failing_at_start_up_is_not_restarted_in_a_hot_loop(tmp_path: P
         failed = _failed_starts(log)
         # The back-off's line comes with the second failure in a row; on a loaded box one
         # failed start can take most of those 16 s.
-        assert wait_for(lambda: _log_lines(log, "failed at start-up"), 90)
+        assert wait_for(lambda: bool(_log_lines(log, "failed at start-up")), 90)
         # The other worker serves meanwhile, and /readyz says one cannot.
         assert _readyz_status(base) == 503
         assert process.poll() is None
