@@ -120,9 +120,10 @@ class Urls:
     def offline(self) -> str:
         return self.published("/offline")
 
-    def search_index(self, part: str = "index") -> str:
-        """The browser engine's files: `index` (titles, postings, rules) or `texts`."""
-        return self.path(f"/search-{part}.json")
+    def search_index(self, part: str = "index", lang: str = "") -> str:
+        """The browser engine's files: `index` (titles, postings, rules) or `texts`; with
+        `lang`, that translation language's part of them."""
+        return self.path(f"/search-{part}.{lang}.json" if lang else f"/search-{part}.json")
 
     def manifest(self) -> str:
         return self.path("/manifest.webmanifest")

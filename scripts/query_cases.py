@@ -77,6 +77,11 @@ INPUTS = (
     "틈새\u061c공격\u180e단서\u0378 \ue000파멸\u200b토큰 🎲",
     # Typo allowances by letters in scripts other than Hangul and Latin.
     "中文字中文字 ДжонДжонс",
+    # Accents folded, umlauts spelt out, case folding beyond lower case (ß, final sigma).
+    "Fatalité Élimination Nachrüsten Straße ΟΔΟΣ Zagłada Ørsted",
+    # Cyrillic case endings and ё; a Han run, a lone ideograph, Han beside Hangul.
+    "внеочередной атаки безысходности ещё Повёрнутая",
+    "趁乱攻击 毁 涌动卡牌 冰霜标记을",
 )
 
 TRACES_ABOUT = ("Each stage of a search over the tiny corpus in tests/cases/tiny/, per query: the "
@@ -117,6 +122,19 @@ TRACE_QUERIES: tuple[tuple[str, str | None], ...] = (
      "급증키워드조우 회피행동교전종료", None),
     ("올려놓습니다 진행됩니다 도달하면 들어가면 교섭하기 무작위로 바뀌었습니다 공격하지 성공하면 "
      "시작하면 공개합니다 카드를 테스트를", None),
+    # Other scripts (#26), in the translations of the tiny corpus: a translation's title is
+    # the entry's; accents folded both ways (the written form first); a German umlaut spelt
+    # out; Cyrillic case endings; Han bigrams; an entry only a translation has; a typo.
+    ("Verderben", None),
+    ("fatalite", None),
+    ("Fatalité", None),
+    ("nachruesten", None),
+    ("внеочередной атаки", None),
+    ("趁乱攻击", None),
+    ("混乱标记", None),
+    ("élimination d'un joueur", None),
+    ("Ausschwärmen", None),
+    ("Verderbem", None),
 )
 
 

@@ -17,6 +17,14 @@ var RulesAnalysis = (function () {
   const BASE = 0xAC00, LAST = 0xD7A3, PER_INITIAL = 588, PER_MEDIAL = 28;
   const LETTER = /\p{L}/u;
   const HANGUL = /[\uAC00-\uD7A3]/;
+  // Python's casefold() where it is not toLowerCase(): the characters that change when
+  // case-folded, looked up in the shipped table first (scripts.casefold_table, whose
+  // characters are matched too: ǰ folds to j + ̌ though its decomposed form does not change).
+  const CASED = "\\p{Changes_When_Casefolded}";
+  const MARK = /\p{Mn}/gu;
+  // Text of ASCII and Hangul never folds (scripts.unfolded): answered first.
+  const UNFOLDED = /^[\t\n\r !-~\uAC00-\uD7A3\u3131-\u3163]*$/;
+  const HANGUL_LETTER = /\p{Script=Hangul}/u;
   // eslint-disable-next-line no-control-regex -- ASCII is U+0000 to U+007F
   const ASCII = /^[\x00-\x7f]*$/;
 
@@ -61,7 +69,19 @@ var RulesAnalysis = (function () {
       this.r = rules;
       this.c = contract;
       this.spaces = new RegExp(rules.spaces, "g");
-      this.word = new RegExp(rules.word, "g");
+      this.word = new RegExp(rules.word, "gu");
+      this.otherWord = new RegExp(rules.other_word, "u");
+      this.hanWord = new RegExp(rules.han_word, "u");
+      /** @type {Record<string, string>} */
+      this.casefolds = rules.casefold || dict();
+      const special = Object.keys(this.casefolds).map(function (c) {
+        return c.replace(/[\\\]^-]/g, "\\$&");
+      }).join("");
+      this.cased = new RegExp(CASED + (special ? "|[" + special + "]" : ""), "gu");
+      this.foldTable = rules.fold;
+      this.spelledTable = rules.spelled;
+      /** The characters of texts folded so far (`foldText`): bounded by the corpus's. */
+      this.charFolds = new Map();
       this.jamoRun = new RegExp("^(?:" + rules.jamo_run + ")$");
       this.aliasSeparators = new RegExp(rules.alias_separators, "g");
       this.aliasWord = new RegExp(rules.alias_word, "g");
@@ -99,8 +119,81 @@ var RulesAnalysis = (function () {
       }
     }
 
-    /** NFC, lower case, every run of spaces one space. @param {string} t */
-    normalize(t) { return t.normalize("NFC").replace(this.spaces, " ").trim().toLowerCase(); }
+    /** NFC, case-folded as Python's casefold(), every run of spaces one space.
+     * @param {string} t */
+    normalize(t) { return this.casefold(t.normalize("NFC").replace(this.spaces, " ").trim()); }
+    /** Python's casefold(). @param {string} t */
+    casefold(t) {
+      const folds = this.casefolds;
+      return t.replace(this.cased, function (c) { return has(folds, c) ? folds[c] : c.toLowerCase(); });
+    }
+    /** Whether `text` has a letter `spelled` spells out, in either case. @param {string} text */
+    hasUmlaut(text) {
+      return Object.keys(this.spelledTable).some(function (c) {
+        return text.indexOf(c) >= 0 || text.indexOf(c.toUpperCase()) >= 0;
+      });
+    }
+    /** A word without accents: marks (Mn) dropped, the letters without a decomposition
+     * spelled plainly (scripts.fold). @param {string} w */
+    fold(w) {
+      const table = this.foldTable;
+      return Array.from(w.normalize("NFKD").replace(MARK, "").normalize("NFC"), function (c) {
+        return has(table, c) ? table[c] : c;
+      }).join("");
+    }
+    /** The word with umlauts spelled out (scripts.spelled). @param {string} w */
+    spelled(w) {
+      const table = this.spelledTable;
+      return Array.from(w, function (c) { return has(table, c) ? table[c] : c; }).join("");
+    }
+    /** A word as written, folded and spelled out (scripts.letter_forms). @param {string} w */
+    letterForms(w) {
+      const forms = [w, this.fold(w)];
+      if (Array.from(w).some((c) => has(this.spelledTable, c))) forms.push(this.fold(this.spelled(w)));
+      return forms;
+    }
+    /** `text` with each character folded to one character (scripts.fold_text): as long as
+     * the text. @param {string} text */
+    foldText(text) {
+      if (UNFOLDED.test(text)) return text;
+      const cache = this.charFolds;
+      return text.replace(/[\u0080-\u{10FFFF}]/gu, (c) => {
+        let found = cache.get(c);
+        if (found === undefined) {
+          // Compatibility jamo are Korean letters, not a compatibility form (fold_char).
+          const f = HANGUL_LETTER.test(c) ? c : this.fold(c);
+          found = Array.from(f).length === 1 ? f : c;
+          cache.set(c, found);
+        }
+        return found;
+      });
+    }
+    /** A word without a Cyrillic case ending (scripts.light_stem). @param {string} word */
+    lightStem(word) {
+      let w = word;
+      for (const [longer, endings] of this.r.cyrillic_endings) {
+        if (w.length > longer) {
+          const found = endings.find(function (e) { return w.slice(-e.length) === e; });
+          if (found !== undefined) { w = w.slice(0, -found.length); break; }
+        }
+      }
+      const [longer, finals] = this.r.cyrillic_final, [double, single] = this.r.cyrillic_double;
+      if (w.length > longer && finals.indexOf(w.slice(-1)) >= 0) return w.slice(0, -1);
+      if (w.length > longer && w.slice(-double.length) === double) return w.slice(0, -double.length) + single;
+      return w;
+    }
+    /** @param {string} w */
+    isHan(w) { return this.hanWord.test(w); }
+    /** A Han word's character grams (analysis.han_grams), [] for any other.
+     * @param {string} w @returns {string[]} */
+    hanGrams(w) {
+      if (!this.isHan(w)) return [];
+      const size = this.c.scripts.han_gram, chars = Array.from(w);
+      if (chars.length <= size) return [w];
+      const out = [];
+      for (let i = 0; i + size <= chars.length; i++) out.push(chars.slice(i, i + size).join(""));
+      return out;
+    }
     /** @param {string} t */
     compact(t) { return this.normalize(t).replace(/ /g, ""); }
     /** @param {string} t @returns {string[]} */
@@ -177,7 +270,11 @@ var RulesAnalysis = (function () {
     /** The word and the stems left after stripping particles and endings.
      * @param {string} word @returns {string[]} */
     variants(word) {
-      if (!isHangul(word)) return [isLatin(word) ? this.englishStem(word) : word];
+      if (!isHangul(word)) {
+        if (isAscii(word)) return [isLatin(word) ? this.englishStem(word) : word];
+        if (!this.otherWord.test(word)) return [word];  // bare jamo; a Han word (its grams)
+        return unique(this.letterForms(word).map((f) => this.lightStem(this.englishStem(f))));
+      }
       const found = [word];
       let frontier = [word];
       for (let pass = 0; pass < this.c.stems.passes; pass++) {
@@ -226,7 +323,10 @@ var RulesAnalysis = (function () {
     wordTokens(words) {
       /** @type {string[]} */
       const out = [];
-      for (const w of words) for (const form of this.variants(w)) out.push(form);
+      for (const w of words) {
+        const grams = this.hanGrams(w);
+        for (const form of grams.length ? grams : this.variants(w)) out.push(form);
+      }
       return out;
     }
     /** index_bigrams from a text's `words`. @param {string[]} words */
@@ -242,7 +342,12 @@ var RulesAnalysis = (function () {
       const text = this.normalize(title).replace(this.numbering, "").replace(this.appendix, "");
       let parts = [text, text.replace(this.aside, " ")];
       parts = parts.concat(parts[1].split(this.alternatives));
-      return unique(parts.map((p) => (p.match(this.word) || []).join("")).filter(Boolean));
+      const out = unique(parts.map((p) => (p.match(this.word) || []).join("")).filter(Boolean));
+      // A title in another script answers to its plain spelling too.
+      out.filter(function (k) { return !UNFOLDED.test(k); }).forEach((k) => {
+        this.letterForms(k).forEach(function (f) { if (out.indexOf(f) < 0) out.push(f); });
+      });
+      return out;
     }
     /** @param {string} t */
     compactTitle(t) { return (this.compact(t).match(this.word) || []).join(""); }
@@ -357,13 +462,16 @@ var RulesAnalysis = (function () {
         else if (LETTER.test(c)) letters++;
       }
       const t = this.c.typos;
-      return syllables ? editsFor(syllables, t.hangul_edits) : editsFor(letters, t.letter_edits);
+      if (syllables) return editsFor(syllables, t.hangul_edits);
+      if (this.isHan(word)) return editsFor(Array.from(word).length, t.han_edits);
+      return editsFor(letters, t.letter_edits);
     }
     /** The source of a regex over compact titles that `text` starts, or null.
      * @param {string} text @returns {string | null} */
     prefixPattern(text) {
-      const chars = text.replace(/\s/g, "").split("");
-      if (!chars.length || !chars.every((c) => isSyllable(c) || has(this.initials, c))) return null;
+      const chars = Array.from(text.replace(/\s/g, ""));
+      if (!chars.length || !chars.every((c) => isSyllable(c) || has(this.initials, c) ||
+          LETTER.test(c))) return null;
       return chars.map((c, i) => {
         if (has(this.initials, c)) {
           const first = BASE + this.r.choseong.indexOf(c) * PER_INITIAL;
@@ -371,10 +479,10 @@ var RulesAnalysis = (function () {
             String.fromCharCode(first + PER_INITIAL - 1) + "]";
         }
         const code = c.charCodeAt(0);
-        if (i === chars.length - 1 && (code - BASE) % PER_MEDIAL === 0) {
+        if (i === chars.length - 1 && isSyllable(c) && (code - BASE) % PER_MEDIAL === 0) {
           return "[" + c + "-" + String.fromCharCode(code + PER_MEDIAL - 1) + "]";
         }
-        return c;
+        return c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
       }).join("");
     }
     /** True for a code point of the contract's blank categories. @param {number} code */
@@ -402,6 +510,10 @@ var RulesAnalysis = (function () {
       return out.join("");
     }
   }
+
+  /** The script a correction must share with its word (fuzzy.script_of).
+   * @param {string} w */
+  function scriptOf(w) { return HANGUL.test(w) ? "hangul" : isAscii(w) ? "ascii" : "other"; }
 
   /** Jamo Levenshtein with a cutoff (rapidfuzz's Levenshtein.distance, score_cutoff): the
    * distance, or cutoff + 1 when it is larger.
@@ -467,11 +579,11 @@ var RulesAnalysis = (function () {
     closest(word) {
       const allowed = this.an.maxDistance(word), t = this.an.c.typos;
       if (!allowed || !this.terms.length) return [];
-      const hangul = HANGUL.test(word);
+      const script = scriptOf(word);
       const best = closest(this.an.decompose(word), this.jamo, allowed, t.candidates)
         .map((f) => ({ term: this.terms[f[1]], distance: f[0] }))
         .filter(function (c) {
-          return hangul === HANGUL.test(c.term) &&
+          return script === scriptOf(c.term) &&
             Math.abs(c.term.length - word.length) <= t.length_slack;
         });
       if (!best.length) return [];

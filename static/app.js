@@ -223,6 +223,12 @@
       navigator.serviceWorker.register(worker, {
         scope: document.documentElement.getAttribute("data-root") || "/"
       }).catch(function () { /* offline use is optional */ });
+      // The worker saves a translation's pages only for a browser that reads its language.
+      navigator.serviceWorker.ready.then(function (registration) {
+        if (registration.active) {
+          registration.active.postMessage({ type: "languages", accept: Array.from(navigator.languages || []) });
+        }
+      }).catch(function () { /* ok */ });
     });
   }
 })();

@@ -24,11 +24,29 @@
 var RulesEngine = (function (R, M) {
   "use strict";
 
-  const H = R.helpers, has = H.has, isHangul = H.isHangul, isLatin = H.isLatin;
+  const H = R.helpers, has = H.has, isHangul = H.isHangul;
   const shortest = H.shortest, dict = H.dict, compare = H.compare;
   const S = M.snippets;
   const BODY = ["body_w", "body_bg"];
+  const LETTERS = /^\p{L}+$/u;
 
+
+  /** `tokens` as occurrences in document `d` (documents are added in ascending order).
+   * @param {Field} field @param {string[]} tokens @param {number} d */
+  function addPostings(field, tokens, d) {
+    for (const token of tokens) {
+      let post = field.decoded.get(token);
+      if (!post) { post = [[], []]; field.decoded.set(token, post); }
+      const last = post[0].length - 1;
+      if (last >= 0 && post[0][last] === d) post[1][last] += 1;
+      else if (last >= 0 && post[0][last] > d) {
+        // A later language's title for an earlier document: keep the docnums ascending.
+        const at = post[0].findIndex(function (x) { return x >= d; });
+        if (post[0][at] === d) post[1][at] += 1;
+        else { post[0].splice(at, 0, d); post[1].splice(at, 0, 1); }
+      } else { post[0].push(d); post[1].push(1); }
+    }
+  }
 
   /** A length as the server's index stores it (one byte per field length): the first of
    * the 256 `steps` at or above it. @param {number[]} steps @param {number} length */
@@ -63,12 +81,23 @@ var RulesEngine = (function (R, M) {
       });
       /** @type {string[] | null} */
       this.texts = null;
-      /** @type {string[]} */
-      this.flat = [];
-      /** @type {string[]} */
-      this.squashed = [];
+      /** Per document, the questions it answers (`ClientTexts.asks`). @type {string[]} */
+      this.asks = [];
+      /** Per document, the texts a result may be shown in: its own (with English), then its
+       * translation in each language added (`addLanguage`). @type {Segment[][]} */
+      this.segments = [];
+      /** The translation languages added, in the index's order. @type {string[]} */
+      this.languages = [];
+      /** Per language added: docnum → [entry id, title, URL] and → its text.
+       * @type {Record<string, ClientLanguage>} */
+      this.added = dict();
+      /** @type {Record<string, ClientLanguageTexts>} */
+      this.addedTexts = dict();
+      /** Whether the index has translations other than English: their fields are looked up. */
+      this.translations = (index.counts.title_tr || 0) > 0;
       this.titles = new M.TitleTable(an, index.titles);
       this.reranker = new M.Reranker(an, index);
+      this.listMark = new RegExp(index.rules.list_mark, "gm");
       /** @type {Record<string, number>} */
       this.gamesById = dict();
       index.games.forEach((g, i) => { this.gamesById[g.id] = i; });
@@ -93,28 +122,92 @@ var RulesEngine = (function (R, M) {
         throw new Error("texts and index are of different data versions");
       }
       BODY.forEach((f) => { this.fields[f] = { decoded: new Map(), lengths: [] }; });
-      const listMark = new RegExp(this.index.rules.list_mark, "gm");
       const postings = [this.fields.body_w, this.fields.body_bg], steps = this.index.rules.length_steps;
       data.texts.forEach((text, d) => {
         // The questions a document answers are searched and ranked with its text (Document.searched).
         const asks = data.asks ? data.asks[d] : "", searched = asks ? text + "\n" + asks : text;
         const words = an.words(searched), lists = [an.wordTokens(words), an.bigramTokens(words)];
         postings.forEach(function (field, f) {
-          const tokens = lists[f];
-          field.lengths.push(storedLength(steps, tokens.length));
-          for (const token of tokens) {
-            let post = field.decoded.get(token);
-            if (!post) { post = [[], []]; field.decoded.set(token, post); }
-            const last = post[0].length - 1;
-            if (last >= 0 && post[0][last] === d) post[1][last] += 1;
-            else { post[0].push(d); post[1].push(1); }
-          }
+          field.lengths.push(storedLength(steps, lists[f].length));
+          addPostings(field, lists[f], d);
         });
-        this.reranker.addText(an, d, searched);
-        this.flat.push(text.replace(listMark, "").replace(/\s+/g, " ").trim());
-        this.squashed.push(S.squash(text));
+        this.segments[d] = this.docs.base[d] ? [this.segment(this.docs.id[d], this.docs.title[d],
+          this.docs.url[d], this.docs.lang[d], text)] : [];
       });
       this.texts = data.texts;
+      this.asks = data.asks || [];
+      this.rerankTexts(data.texts.map(function (_, d) { return d; }));
+      this.buildVocabularies();
+    }
+
+    /** A text as snippets cut it (searcher._Segment). @param {string} id @param {string} title
+     * @param {string} url @param {string} lang @param {string} text @returns {Segment} */
+    segment(id, title, url, lang, text) {
+      const an = this.an, flat = text.replace(this.listMark, "").replace(/\s+/g, " ").trim();
+      const lower = an.casefold(text);
+      const spelled = an.hasUmlaut(text) ? S.squash(an.fold(an.spelled(lower))) : "";
+      return { shown: id, title: title, url: url, lang: lang, flat: flat, folded: an.foldText(flat),
+        squashed: S.squash(an.casefold(an.foldText(text))), spelled: spelled };
+    }
+
+    /** The re-rank's texts of documents `ds`: their own, then each added translation's.
+     * @param {number[]} ds */
+    rerankTexts(ds) {
+      const an = this.an.memoised(), texts = /** @type {string[]} */ (this.texts);
+      ds.forEach((d) => {
+        /** @type {string[]} */
+        const parts = [];
+        this.languages.forEach((lang) => {
+          const entry = this.added[lang].entries[String(d)];
+          if (entry) parts.push(entry[1] + "\n" + (this.addedTexts[lang].texts[String(d)] || ""));
+        });
+        // The questions a document answers are re-ranked with its text (Document.searched).
+        const asks = this.asks[d] || "", searched = asks ? texts[d] + "\n" + asks : texts[d];
+        this.reranker.addText(an, d, searched.trim(), parts);
+      });
+    }
+
+    /** Search `lang` too: its titles and texts (`client_index.language_index` and
+     * `language_texts`), after `addTexts`. @param {ClientLanguage} chunk
+     * @param {ClientLanguageTexts} texts */
+    addLanguage(chunk, texts) {
+      if (!this.texts) throw new Error("addLanguage needs the texts: call addTexts first");
+      if (chunk.version !== this.index.version || chunk.analysis !== this.index.analysis ||
+          texts.version !== chunk.version || texts.lang !== chunk.lang) {
+        throw new Error("language files of another data version or language");
+      }
+      const lang = chunk.lang, an = this.an.memoised();
+      if (has(this.added, lang)) return;
+      this.added[lang] = chunk;
+      this.addedTexts[lang] = texts;
+      const order = this.index.languages;
+      this.languages = order.filter((l) => has(this.added, l));
+      // Titles: postings summed into the field, lengths the server's (all languages).
+      ["title_tr", "body_tr"].forEach((f) => {
+        if (!this.fields[f]) this.fields[f] = { decoded: new Map(), lengths: this.index.lengths[f] };
+      });
+      const titleTr = this.fields.title_tr, bodyTr = this.fields.body_tr;
+      Object.keys(chunk.postings.title_tr).forEach((term) => {
+        const [docs, tfs] = R.decodePostings(chunk.postings.title_tr[term], this.index.rules.postings_radix);
+        docs.forEach(function (d, i) { for (let k = 0; k < tfs[i]; k++) addPostings(titleTr, [term], d); });
+      });
+      const ds = Object.keys(chunk.entries).map(Number).sort(function (a, b) { return a - b; });
+      ds.forEach((d) => {
+        const text = texts.texts[String(d)] || "";
+        addPostings(bodyTr, an.wordTokens(an.words(text)), d);
+      });
+      // Each document's segments in the index's language order, its own first.
+      ds.forEach((d) => {
+        const own = this.docs.base[d] && this.segments[d].length ? [this.segments[d][0]] : [];
+        this.segments[d] = own.concat(this.languages.filter((l) => this.added[l].entries[String(d)])
+          .map((l) => {
+            const [id, title, url] = this.added[l].entries[String(d)];
+            return this.segment(id, title, url, l, title + "\n" + (this.addedTexts[l].texts[String(d)] || ""));
+          }));
+      });
+      this.titles = new M.TitleTable(this.an, this.index.titles,
+        this.languages.map((l) => this.added[l].parts));
+      this.rerankTexts(ds);
       this.buildVocabularies();
     }
 
@@ -136,16 +229,18 @@ var RulesEngine = (function (R, M) {
       /** @type {Record<string, number>} */
       const hangul = dict(), english = dict(), targets = dict();
       const an = this.an, least = this.c.typos.target_min_length;
-      ["title_w", "alias", "body_w"].forEach((field) => {
+      ["title_w", "alias", "body_w", "title_tr", "body_tr"].forEach((field) => {
         const f = this.fields[field];
         if (!f) return;
         const terms = (f.raw ? Object.keys(f.raw) : Array.from(f.decoded.keys())).sort(compare);
         terms.forEach((term) => {
           const df = /** @type {[number[], number[]]} */ (this.postings(field, term))[0].length;
           if (isHangul(term)) hangul[term] = (hangul[term] || 0) + df;
-          else if (isLatin(term)) english[term] = (english[term] || 0) + df;
+          // Words of every other script (searcher._vocabularies): not bare jamo.
+          else if (LETTERS.test(term) && !an.jamoRun.test(term)) english[term] = (english[term] || 0) + df;
           else return;
-          if (field !== "body_w" && term.length >= least && !an.isFunctionWord(term)) targets[term] = 1;
+          if (field.indexOf("body") !== 0 && Array.from(term).length >= least &&
+              !an.isFunctionWord(term) && !an.isHan(term)) targets[term] = 1;
         });
       });
       this.hangul = new R.Vocabulary(an, hangul, targets);
@@ -233,11 +328,12 @@ var RulesEngine = (function (R, M) {
         if (jamoRun.test(token)) continue;
         if (!analysed.has(token)) {
           if (analysed.size >= budget.words) break;
-          const hangul = isHangul(token), forms = an.variants(token);
+          const hangul = isHangul(token), forms = an.variants(token), grams = an.hanGrams(token);
           const stem = hangul ? shortest(forms) : forms[0];
           const vocab = hangul ? this.hangul : this.english;
           // A word a related-words line matched is a word players use: never a typo.
-          const known = /^[0-9]+$/.test(token) || joined.has(token) || forms.some((f) => vocab.knows(f));
+          const known = /^[0-9]+$/.test(token) || joined.has(token) ||
+            (grams.length ? grams : forms).some((f) => vocab.knows(f));
           /** @type {string[]} */
           let corrections = [];
           const inflected = hangul && !known && an.isInflected(token);
@@ -253,17 +349,19 @@ var RulesEngine = (function (R, M) {
             }
           }
           analysed.set(token, { text: token, variants: forms, stem: stem, hangul: hangul,
-            known: known, corrections: corrections, english: "" });
+            known: known, corrections: corrections, english: "", grams: grams });
         }
         considered.push(token);
       }
       const words = Array.from(analysed.values());
+      // An English reading only when the words that are not Hangul are all ASCII.
+      const letters = words.filter((w) => !w.hangul && LETTERS.test(w.text)).map((w) => w.text);
       /** @param {string} t */
       const stemOf = (t) => /** @type {QueryWord} */ (analysed.get(t)).stem;
       return {
         text: text, words: words, initials: initials, compact: considered.join(""),
         stemCompact: considered.map(stemOf).join(""),
-        alias: words.some((w) => !w.hangul && /^\p{L}+$/u.test(w.text)) ? an.aliasKey(text) : "",
+        alias: letters.length && letters.every(H.isAscii) ? an.aliasKey(text) : "",
         related: related
       };
     }
@@ -271,7 +369,7 @@ var RulesEngine = (function (R, M) {
     /** The (field, term, boost) lookups, sorted, at most the budget's.
      * @param {Plan} plan @returns {[string, string, number][]} */
     weightedTerms(plan) {
-      const b = this.c.boosts, an = this.an;
+      const b = this.c.boosts, an = this.an, translations = this.translations;
       /** @type {Map<string, {field: string, term: string, boost: number}>} */
       const boosts = new Map();
       /** @param {string} field @param {string} term @param {number} boost */
@@ -295,10 +393,22 @@ var RulesEngine = (function (R, M) {
             add("title_w", form, titleW * weight);
             add("body_w", form, b.body_w * weight);
           });
+        } else if (word.grams.length) {
+          word.grams.forEach(function (g) { add("title_w", g, titleW); add("body_w", g, b.body_w); });
         } else {
-          add("alias", word.stem, b.alias);
-          add("body_w", word.stem, b.body_w);
-          add("title_w", word.stem, titleW);
+          // As written, then folded: an ASCII word has one form.
+          word.variants.forEach(function (form) {
+            add("alias", form, b.alias);
+            add("body_w", form, b.body_w);
+            add("title_w", form, titleW);
+          });
+        }
+        // Numbers are in every language: only words are looked up in the translations.
+        if (translations && !word.hangul && !/^[0-9]+$/.test(word.text)) {
+          (word.grams.length ? word.grams : word.variants).forEach(function (form) {
+            add("title_tr", form, titleW * b.title_tr);
+            add("body_tr", form, b.body_w * b.body_tr);
+          });
         }
         word.corrections.forEach(function (fixed) {
           add("title_w", fixed, b.title_w * b.corrected);
@@ -325,10 +435,12 @@ var RulesEngine = (function (R, M) {
     score(terms, allowed) {
       /** @type {Map<number, number>} */
       const scores = new Map();
-      const n = this.n, k1 = this.c.bm25.k1, fieldB = this.c.bm25.field_b;
+      const k1 = this.c.bm25.k1, fieldB = this.c.bm25.field_b;
       terms.forEach(([field, term, boost]) => {
         const post = this.postings(field, term);
         if (!post) return;
+        // BM25's N: the documents the field's statistics count (bm25.FieldStats).
+        const n = this.index.counts[field];
         const docs = post[0], tfs = post[1], lengths = this.fields[field].lengths;
         const avg = Math.max(1, lengths.reduce(function (a, x) { return a + x; }, 0) / Math.max(1, n));
         const idf = (Math.log(n / (docs.length + 1)) + 1) * boost, b = fieldB[field];
@@ -421,12 +533,34 @@ var RulesEngine = (function (R, M) {
       return order;
     }
 
-    /** @param {number} d @param {string} snippet @returns {EngineHit} */
-    hit(d, snippet) {
+    /** A result; shown in `segment`'s language when it is a translation's (its title and
+     * URL, the entry's beside it as `entry`). @param {number} d @param {string} snippet
+     * @param {Segment} [segment] @returns {EngineHit} */
+    hit(d, snippet, segment) {
       const docs = this.docs, game = this.index.games[docs.game[d]];
-      return { id: docs.id[d], title: docs.title[d], url: docs.url[d], game: game.id,
+      const other = segment && segment.shown !== docs.id[d] ? segment : null;
+      return { id: docs.id[d], title: other ? other.title : docs.title[d],
+        url: other ? other.url : docs.url[d], game: game.id,
         game_name: game.name, game_short: game.short, where: docs.where[d],
-        context: game.short + " · " + docs.where[d], snippet: snippet };
+        context: game.short + " · " + docs.where[d], snippet: snippet,
+        shown: other ? other.shown : docs.id[d], lang: other ? other.lang : docs.lang[d],
+        entry: other ? { title: docs.title[d], url: docs.url[d], lang: docs.lang[d],
+          lang_name: this.index.language_names[docs.lang[d]] || docs.lang[d] } : null };
+    }
+
+    /** The language a result is shown in (searcher.SearchIndex.segment): the text holding
+     * the most of the folded query terms, the entry's own on a tie. @param {number} d
+     * @param {string[]} terms @returns {Segment} */
+    chosenSegment(d, terms) {
+      const segments = this.segments[d];
+      if (segments.length === 1) return segments[0];
+      const folded = terms.map((t) => this.an.casefold(t));
+      const counts = segments.map(function (s) {
+        return folded.filter(function (t) {
+          return t && (s.squashed.indexOf(t) >= 0 || (s.spelled !== "" && s.spelled.indexOf(t) >= 0));
+        }).length;
+      });
+      return segments[counts.indexOf(Math.max.apply(null, counts))];
     }
 
     /** The content words of `plan` no document of `ranked` has: not known or corrected, not
@@ -435,10 +569,13 @@ var RulesEngine = (function (R, M) {
      * @param {Plan} plan @param {[string, string][]} synonyms @param {number[]} ranked */
     missing(plan, synonyms, ranked) {
       const replaced = new Set(synonyms.map(function (pair) { return S.squash(pair[0]); }));
-      const squashed = this.squashed;
+      const segments = this.segments, an = this.an;
       return plan.words.filter((w) => !(w.known || w.corrections.length) &&
         !this.an.isFunctionWord(w.text) && !replaced.has(S.squash(w.text)) &&
-        !ranked.some(function (d) { return squashed[d].indexOf(S.squash(w.stem || w.text)) >= 0; }))
+        !ranked.some(function (d) {
+          const wanted = an.foldText(S.squash(w.stem || w.text));
+          return segments[d].some(function (s) { return s.squashed.indexOf(wanted) >= 0; });
+        }))
         .map(function (w) { return w.text; });
     }
 
@@ -478,7 +615,7 @@ var RulesEngine = (function (R, M) {
       let first = this.ranking(plan, allowed);
       if (allowed) {
         const other = this.elsewhere(plan, allowed, first);
-        if (other !== null && !offset) result.elsewhere = this.hit(other, S.makeSnippet(this.flat[other], null, c.snippet));
+        if (other !== null && !offset) result.elsewhere = this.hit(other, S.makeSnippet(this.segments[other][0].flat, null, c.snippet));
       }
       // In a short query a word that matched nothing is worth saying; in a sentence it is not.
       const short = !o.typed && plan.words.length <= c.limits.dropped_most;
@@ -516,15 +653,18 @@ var RulesEngine = (function (R, M) {
           .concat(ranked.filter(function (d) { return games[d] !== firstGame; }));
       }
       const page = ranked.slice(offset, offset + limit);
-      const pattern = S.termPattern(S.presentTerms(S.highlightTerms(plan, c.snippet.min_term),
-        page.map((d) => this.squashed[d]), c.budget.highlight_chars));
+      const terms = H.unique(S.highlightTerms(plan, c.snippet.min_term).map((t) => this.an.foldText(t)));
+      const shown = page.map((d) => this.chosenSegment(d, terms));
+      const pattern = S.termPattern(S.presentTerms(terms, shown.map(function (x) { return x.squashed; }),
+        c.budget.highlight_chars));
       result.total = ranked.length;
       // A title hit reads from the rule's opening; a body hit from the sentence it matched.
       // The official term a players' word stood for is a title hit too (AoO → 틈새 공격).
       const tiers = first.tiers, an = this.an, titles = this.docs.title;
       const namedBy = new Set(rewrite.synonyms.map(function (pair) { return an.compactTitle(pair[1]); }));
-      result.hits = page.map((d) => this.hit(d, S.makeSnippet(this.flat[d], pattern, c.snippet,
-        (tiers.get(d) || c.tier.NONE) >= c.tier.NAMES || namedBy.has(an.compactTitle(titles[d])))));
+      result.hits = page.map((d, i) => this.hit(d, S.makeSnippet(shown[i].flat, pattern, c.snippet,
+        shown[i].folded, (tiers.get(d) || c.tier.NONE) >= c.tier.NAMES || namedBy.has(an.compactTitle(titles[d]))),
+        shown[i]));
       return result;
     }
 
@@ -602,10 +742,11 @@ var RulesEngine = (function (R, M) {
     }
 
     /** In the browser: the engine for the index at `indexUrl` of `analysis`, with the
-     * texts at `textsUrl` when given. Each file is fetched once per page.
+     * texts at `textsUrl` when given, and each translation language's [index, texts] of
+     * `languages` (only the languages the visitor reads). Each file is fetched once per page.
      * @param {string} indexUrl @param {string | null} textsUrl @param {string} analysis
-     * @returns {Promise<Engine>} */
-    static load(indexUrl, textsUrl, analysis) {
+     * @param {[string, string][]} [languages] @returns {Promise<Engine>} */
+    static load(indexUrl, textsUrl, analysis, languages) {
       /** @param {string} url */
       function json(url) {
         return fetch(url, { credentials: "same-origin" }).then(function (r) {
@@ -613,12 +754,16 @@ var RulesEngine = (function (R, M) {
           return r.json();
         });
       }
-      const key = indexUrl + " " + (textsUrl || "") + " " + analysis;
+      const extra = textsUrl ? languages || [] : [];
+      const key = [indexUrl, textsUrl || "", analysis].concat(extra.flat()).join(" ");
       let found = loading.get(key);
       if (!found) {
-        found = Promise.all([json(indexUrl), textsUrl ? json(textsUrl) : null]).then(function (got) {
+        const base = Promise.all([json(indexUrl), textsUrl ? json(textsUrl) : null]);
+        const added = Promise.all(extra.map(function (pair) { return Promise.all(pair.map(json)); }));
+        found = Promise.all([base, added]).then(function ([got, chunks]) {
           const engine = new Engine(got[0], analysis);
           if (got[1]) engine.addTexts(got[1]);
+          chunks.forEach(function ([chunk, texts]) { engine.addLanguage(chunk, texts); });
           return engine;
         });
         found.catch(function () { loading.delete(key); });

@@ -115,9 +115,9 @@ var RulesMatching = (function (R) {
             found = [1, table[close[0].term], an.stem(word)];
           }
         }
-        // An English variant counts only as the whole query or inside a Korean one, and only
-        // when the index does not know its words.
-        if (found && H.isAscii(word)) {
+        // An English (or other non-Hangul) variant counts only as the whole query or inside
+        // a Korean one, and only when the index does not know its words.
+        if (found && !isHangul(word)) {
           const length = found[0];
           if ((length !== words.length && !korean) || words.slice(i, i + length).every(function (w) {
             return an.variants(w).some(known);
@@ -127,7 +127,7 @@ var RulesMatching = (function (R) {
           const [length, officials, said] = found;
           const typed = words.slice(i, i + length).join(" ");
           out = out.concat(officials);
-          if (H.isAscii(typed)) out.push(typed);
+          if (!words.slice(i, i + length).some(isHangul)) out.push(typed);
           officials.forEach(function (o) { synonyms.push([said, o]); });
           i += length;
           continue;
@@ -154,11 +154,22 @@ var RulesMatching = (function (R) {
 
   /** Every document's title forms, scanned per query. */
   class TitleTable {
-    /** @param {Analysis} an @param {ClientTitles} titles */
-    constructor(an, titles) {
+    /** @param {Analysis} an @param {ClientTitles} titles
+     * @param {Record<string, string[]>[]} [translated] per loaded language, docnum → the
+     * title parts of the entry's translation in it (the titles it also answers to). */
+    constructor(an, titles, translated) {
       this.an = an;
       this.c = an.c;
       this.t = titles;
+      /** Each document's title parts, its translations' after its own (titles._Row.titles).
+       * @type {string[][]} */
+      this.parts = titles.parts.map(function (ps, d) {
+        const out = ps.slice();
+        (translated || []).forEach(function (language) {
+          (language[String(d)] || []).forEach(function (p) { if (out.indexOf(p) < 0) out.push(p); });
+        });
+        return out;
+      });
       /** @type {Record<string, number[]>} */
       this.exact = dict();
       /** @type {Record<string, number[]>} */
@@ -170,14 +181,14 @@ var RulesMatching = (function (R) {
       this.longest = 0;
       /** @param {Record<string, number[]>} map @param {string} key @param {number} d */
       function push(map, key, d) { (has(map, key) ? map[key] : (map[key] = [])).push(d); }
-      titles.parts.forEach((ps, d) => {
+      this.parts.forEach((ps, d) => {
         push(this.full, titles.full[d], d);
         ps.concat(titles.alias[d] ? [titles.alias[d]] : []).forEach((p) => {
           push(this.exact, p, d);
           this.partRows.push(d);
           this.partsJamo.push(an.decompose(p));
         });
-        ps.forEach((p) => { this.longest = Math.max(this.longest, p.length); });
+        ps.forEach((p) => { this.longest = Math.max(this.longest, Array.from(p).length); });
       });
     }
     /** Documents with a title part or English name equal to one of `keys`.
@@ -191,21 +202,22 @@ var RulesMatching = (function (R) {
     /** Titles that `typed` (syllables and initial consonants) starts.
      * @param {string} typed @returns {TitleHit[]} */
     prefixMatches(typed) {
-      if (typed.replace(/\s/g, "").length > this.longest) return [];
+      const size = Array.from(typed.replace(/\s/g, "")).length, rank = this.c.title_rank;
+      if (size > this.longest) return [];
       const source = this.an.prefixPattern(typed);
       if (source === null) return [];
-      const anchored = new RegExp("^" + source), anywhere = new RegExp(source);
-      const size = typed.replace(/\s/g, "").length, rank = this.c.title_rank;
-      const initialsOnly = typed.split("").every(function (c) { return !isHangul(c); });
+      const anchored = new RegExp("^" + source, "u"), anywhere = new RegExp(source, "u");
+      const initialsOnly = this.an.isInitials(typed);
       const inside = typed.length >= this.c.titles.inside_min_typed;
       /** @type {TitleHit[]} */
       const out = [];
-      this.t.parts.forEach(function (ps, d) {
+      this.parts.forEach(function (ps, d) {
         let best = -1;
         ps.forEach(function (part, i) {
           let r;
-          if (anchored.test(part)) {
-            r = part.length === size ? (initialsOnly ? rank.INITIALS_EXACT : rank.EXACT) :
+          const m = anchored.exec(part);
+          if (m) {
+            r = m[0].length === part.length ? (initialsOnly ? rank.INITIALS_EXACT : rank.EXACT) :
               (i === 0 ? rank.START : rank.PART_START);
           } else if (inside && anywhere.test(part)) r = rank.INSIDE;
           else return;
@@ -271,9 +283,10 @@ var RulesMatching = (function (R) {
       this.an = an;
       this.r = an.c.rerank;
       const docs = index.docs, t = index.titles;
-      this.titleText = t.full;
-      this.titleWords = t.words;
-      this.titleForms = t.words.map(function (ws) { return H.set(ws.flat()); });
+      // Accents folded on both sides (rank._prepare): `fatalite` is in a text saying fatalité.
+      this.titleText = t.full.map((x) => an.foldText(x));
+      this.titleWords = t.words.map((ws) => ws.map((forms) => forms.map((f) => an.foldText(f))));
+      this.titleForms = this.titleWords.map(function (ws) { return H.set(ws.flat()); });
       this.authority = docs.backlinks.map((b, d) => (1 + this.r.authority * Math.log1p(b)) * docs.weight[d]);
       this.sentenceEnd = new RegExp(index.rules.sentence_end);
       /** @type {string[]} */
@@ -285,9 +298,17 @@ var RulesMatching = (function (R) {
     }
     /** Document `d`'s text for the features: one line per sentence (proximity stops at a line
      * break; passage counts per line), Hangul and Latin apart, and where each line starts.
-     * @param {Analysis} an @param {number} d @param {string} text */
-    addText(an, d, text) {
-      const sentences = text.split(this.sentenceEnd).map(function (s) { return an.words(s); });
+     * @param {Analysis} an @param {number} d @param {string} text
+     * @param {string[]} [translations] each added translation's title and text */
+    addText(an, d, text, translations) {
+      const sentences = an.foldText(text).split(this.sentenceEnd).map(function (s) { return an.words(s); });
+      // The translations' sentences after the entry's own, without their numbers (numbers
+      // are in every language, and a Korean query's only words that are not Hangul).
+      (translations || []).forEach((t) => {
+        an.foldText(t).split(this.sentenceEnd).forEach(function (s) {
+          sentences.push(an.words(s).filter(function (w) { return !/^[0-9]+$/.test(w); }));
+        });
+      });
       const lines = [this.titleText[d]].concat(sentences.map(function (ws) {
         return ws.filter(function (w) { return !isLatin(w); }).join("");
       })).filter(Boolean);
@@ -311,9 +332,16 @@ var RulesMatching = (function (R) {
       /** @type {Record<string, number>} */
       const at = dict();
       plan.related.forEach(function (p) { joins[p[0]] = p[1]; });
-      plan.words.forEach((word) => {
+      /** @type {number[]} the query word each group comes from */
+      const from = [];
+      plan.words.forEach((word, number) => {
         if (an.isFunctionWord(word.text)) return;
-        const forms = [word.stem].concat(word.corrections).filter(Boolean);
+        if (word.grams.length) {
+          // A Han word counts as much as another word, shared among its grams.
+          word.grams.forEach(function (g) { groups.push([[g], 1 / word.grams.length]); from.push(number); });
+          return;
+        }
+        const forms = [word.stem].concat(word.corrections).filter(Boolean).map((f) => an.foldText(f));
         if (!forms.length) return;
         const weight = word.stem.length === 1 && word.hangul ? this.r.short_word : 1;
         // A related word the rewrite added is a form of the typed word's group.
@@ -325,15 +353,22 @@ var RulesMatching = (function (R) {
         }
         at[word.text] = groups.length;
         groups.push([forms, weight]);
+        from.push(number);
       });
       /** @type {Record<string, number>} */
       const forms = dict();
-      plan.words.forEach(function (x) { x.variants.concat(x.corrections).forEach(function (f) { forms[f] = 1; }); });
+      plan.words.forEach(function (x) { x.variants.concat(x.corrections).forEach(function (f) { forms[an.foldText(f)] = 1; }); });
       /** @type {[string[], string[]][]} */
       const pairs = [];
-      for (let i = 0; i + 1 < groups.length; i++) pairs.push([groups[i][0], groups[i + 1][0]]);
+      /** @type {number[]} */
+      const pairAt = [];
+      // A Han word's grams overlap: they are never a pair.
+      for (let i = 0; i + 1 < groups.length; i++) {
+        if (from[i] !== from[i + 1]) { pairs.push([groups[i][0], groups[i + 1][0]]); pairAt.push(i); }
+      }
       const total = groups.reduce(function (sum, g) { return sum + g[1]; }, 0);
-      return { groups: groups, pairs: pairs, forms: forms, joined: plan.stemCompact + plan.compact, total: total };
+      return { groups: groups, pairs: pairs, pairAt: pairAt, forms: forms,
+        joined: an.foldText(plan.stemCompact + plan.compact), total: total };
     }
     /** Some form of `first` followed within `near_gap` characters (no line break) by one of
      * `then`. @param {string} text @param {string[]} first @param {string[]} then */
@@ -365,7 +400,7 @@ var RulesMatching = (function (R) {
       const weight = found.reduce(function (sum, g) { return sum + g[1]; }, 0);
       let proximity = 0;
       if (q.pairs.length) {
-        proximity = q.pairs.filter((p, i) => present[i] && present[i + 1] &&
+        proximity = q.pairs.filter((p, k) => present[q.pairAt[k]] && present[q.pairAt[k] + 1] &&
           this.near(isLatin(p[0][0]) ? latin : text, p[0], p[1])).length / q.pairs.length;
       }
       let passage = 0;
@@ -435,7 +470,7 @@ var RulesMatching = (function (R) {
     /** @type {string[]} */
     const terms = [];
     plan.words.forEach(function (x) {
-      [x.text, x.stem].concat(x.corrections).forEach(function (f) {
+      [x.text, x.stem].concat(x.corrections, x.grams).forEach(function (f) {
         if (f.length >= minTerm || (only && f)) terms.push(f);
       });
     });
@@ -475,9 +510,12 @@ var RulesMatching = (function (R) {
   }
   /** At most `chars` characters of the flat text around the first
    * match, escaped and marked. @param {string} flat @param {RegExp | null} pattern
-   * @param {Contract["snippet"]} sizes @param {boolean} [opening] */
-  function makeSnippet(flat, pattern, sizes, opening) {
-    const first = pattern && !opening ? flat.search(pattern) : -1;
+   * @param {Contract["snippet"]} sizes @param {string} [folded] the flat text folded
+   * @param {boolean} [opening] */
+  function makeSnippet(flat, pattern, sizes, folded, opening) {
+    // Matched in the folded text (as long as the flat one), shown from the text as written.
+    const seen = folded !== undefined && folded.length === flat.length ? folded : flat;
+    const first = pattern && !opening ? seen.search(pattern) : -1;
     let start = 0;
     if (first > sizes.lead) {
       // From the start of the sentence holding the first match, when it is near enough.
@@ -499,13 +537,13 @@ var RulesMatching = (function (R) {
       const cut = flat.lastIndexOf(" ", end - 1);
       if (cut >= start + sizes.min_cut) end = cut;
     }
-    const win = flat.slice(start, end);
+    const win = flat.slice(start, end), seenWin = seen.slice(start, end);
     let out = start > 0 ? "…" : "", pos = 0;
     if (pattern) {
       pattern.lastIndex = 0;
-      for (let m = pattern.exec(win); m !== null; m = pattern.exec(win)) {
+      for (let m = pattern.exec(seenWin); m !== null; m = pattern.exec(seenWin)) {
         if (!m[0]) { pattern.lastIndex++; continue; }
-        out += escapeHtml(win.slice(pos, m.index)) + "<mark>" + escapeHtml(m[0]) + "</mark>";
+        out += escapeHtml(win.slice(pos, m.index)) + "<mark>" + escapeHtml(win.slice(m.index, m.index + m[0].length)) + "</mark>";
         pos = m.index + m[0].length;
       }
     }

@@ -33,12 +33,33 @@
     }
     return scripts;
   }
+  /** The search files of the translations this browser reads ([index, texts] URLs): each
+   * of navigator.languages that names one, by its whole tag or its language, as the service
+   * worker saves them (templates/sw.js). @returns {[string, string][]} */
+  function readLanguages() {
+    var list = document.getElementById("offline-languages");
+    if (!list) return [];
+    /** @type {Record<string, [string, string]>} */
+    var files = {};
+    Array.prototype.forEach.call(list.querySelectorAll("a[data-lang]"), function (/** @type {HTMLAnchorElement} */ a) {
+      files[a.getAttribute("data-lang") || ""] = [a.getAttribute("href") || "", a.getAttribute("data-texts") || ""];
+    });
+    /** @type {string[]} */
+    var found = [];
+    Array.from(navigator.languages || []).forEach(function (tag) {
+      var lower = String(tag).toLowerCase();
+      var lang = Object.prototype.hasOwnProperty.call(files, lower) ? lower : lower.split("-")[0];
+      if (Object.prototype.hasOwnProperty.call(files, lang) && found.indexOf(lang) < 0) found.push(lang);
+    });
+    return found.map(function (lang) { return files[lang]; });
+  }
   /** @param {Element} el @param {boolean} withTexts */
   function loadEngine(el, withTexts) {
     return loadScripts(el.getAttribute("data-scripts") || "").then(function () {
       if (typeof RulesEngine === "undefined") throw new Error("no engine");
       return RulesEngine.load(el.getAttribute("data-index") || "",
-        withTexts ? el.getAttribute("data-texts") : null, el.getAttribute("data-analysis") || "");
+        withTexts ? el.getAttribute("data-texts") : null, el.getAttribute("data-analysis") || "",
+        withTexts ? readLanguages() : []);
     });
   }
 
@@ -59,6 +80,16 @@
     a.href = hit.url;
     h2.appendChild(a);
     li.appendChild(h2);
+    if (hit.entry) {
+      // Found in a translation's language: its title, and the entry beside it.
+      h2.setAttribute("lang", hit.lang);
+      var beside = element("p", "result-entry", hit.entry.lang_name + ": ");
+      var entry = /** @type {HTMLAnchorElement} */ (element("a", "", hit.entry.title));
+      entry.href = hit.entry.url;
+      entry.setAttribute("lang", hit.entry.lang);
+      beside.appendChild(entry);
+      li.appendChild(beside);
+    }
     var meta = element("p", "result-meta");
     var badge = element("span", "badge game game-" + hit.game, hit.game_short);
     badge.title = hit.game_name;
@@ -66,6 +97,7 @@
     meta.appendChild(element("span", "crumbs", hit.where));
     li.appendChild(meta);
     var snippet = element("p", "snippet");
+    if (hit.entry) snippet.setAttribute("lang", hit.lang);
     snippet.innerHTML = hit.snippet;  // the engine escapes the text; only <mark> is markup
     li.appendChild(snippet);
     return li;

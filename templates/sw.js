@@ -5,6 +5,8 @@ const VERSION = {{ version|tojson }};
 const CACHE = "rulesajeon-" + VERSION;
 const SHELL = {{ shell|tojson }};
 const PAGES = {{ pages|tojson }};
+// A translation's search files and pages, saved only for a visitor whose browser reads it.
+const LANGUAGES = {{ languages|tojson }};
 const OFFLINE = {{ offline|tojson }};
 const SEARCH = {{ search|tojson }};
 const API = {{ api|tojson }};
@@ -68,6 +70,31 @@ async function tellSaved() {
   const clients = await self.clients.matchAll({ includeUncontrolled: true, type: "window" });
   for (const client of clients) client.postMessage({ type: "saved", data: DATA, pages: saved });
 }
+
+// The translations this browser reads: each of its languages (navigator.languages, as the
+// pages send them) that names one, by its whole tag (zh-CN) or its language (de-AT → de).
+function readLanguages(accept) {
+  const found = [];
+  for (const tag of accept || []) {
+    const lower = String(tag).toLowerCase();
+    const lang = lower in LANGUAGES ? lower : lower.split("-")[0];
+    if (lang in LANGUAGES && !found.includes(lang)) found.push(lang);
+  }
+  return found;
+}
+
+self.addEventListener("message", (event) => {
+  const data = event.data;
+  if (!data || data.type !== "languages") return;
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    for (const lang of readLanguages(data.accept)) {
+      const missing = [];
+      for (const url of LANGUAGES[lang]) if (!(await cache.match(url))) missing.push(url);
+      await precache(cache, missing, 4);
+    }
+  })());
+});
 
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {

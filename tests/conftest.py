@@ -65,12 +65,15 @@ GAMES = [{"id": "ahlcg", "name": "아컴호러 카드게임"}, {"id": "eh", "nam
 
 
 def write_manifest(folder: Path, sources: list[dict[str, Any]], **extra: Any) -> Path:
-    """A data folder's manifest declaring `sources`, with the bundled icon file beside it."""
+    """A data folder's manifest declaring `sources`, with the bundled icon and languages
+    files beside it."""
     folder.mkdir(parents=True, exist_ok=True)
-    manifest = {"icons": "icons.json", "games": GAMES, "sources": sources, **extra}
+    manifest = {"icons": "icons.json", "languages": "languages.json", "games": GAMES,
+                "sources": sources, **extra}
     (folder / "sources.json").write_text(json.dumps(manifest, ensure_ascii=False),
                                          encoding="utf-8")
-    (folder / "icons.json").write_bytes((DATA / "icons.json").read_bytes())
+    for name in ("icons.json", "languages.json"):
+        (folder / name).write_bytes((DATA / name).read_bytes())
     return folder
 
 

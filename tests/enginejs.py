@@ -42,10 +42,36 @@ def run(request: dict[str, Any], timeout: float = 120) -> dict[str, Any]:
     return answer
 
 
-def write_files(folder: Path, index: dict[str, Any], texts: dict[str, Any]) -> dict[str, str]:
-    """The two files written under `folder`; their paths as the CLI's request fields."""
+def write_files(folder: Path, index: dict[str, Any], texts: dict[str, Any],
+                languages: list[tuple[dict[str, Any], dict[str, Any]]] | None = None,
+                ) -> dict[str, Any]:
+    """The two files (and each translation language's two) written under `folder`; their
+    paths as the CLI's request fields (`languages`: [[index, texts], …], added in order)."""
     folder.mkdir(parents=True, exist_ok=True)
     paths = {"index": folder / "search-index.json", "texts": folder / "search-texts.json"}
     paths["index"].write_text(json.dumps(index, ensure_ascii=False), encoding="utf-8")
     paths["texts"].write_text(json.dumps(texts, ensure_ascii=False), encoding="utf-8")
-    return {k: str(v) for k, v in paths.items()}
+    written: dict[str, Any] = {k: str(v) for k, v in paths.items()}
+    written["languages"] = []
+    for chunk, chunk_texts in languages or ():
+        pair = []
+        for part, data in (("index", chunk), ("texts", chunk_texts)):
+            path = folder / f"search-{part}.{chunk['lang']}.json"
+            path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+            pair.append(str(path))
+        written["languages"].append(pair)
+    return written
+
+
+def language_files(corpus: Any, urls: Any) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Every translation language's two files of `corpus` (`client_index.language_index`
+    and `language_texts`), as a visitor who reads them all would download them."""
+    from app.search import client_index
+
+    out = []
+    for lang in client_index.index(corpus, urls)["languages"]:
+        chunk = client_index.language_index(corpus, urls, lang)
+        texts = client_index.language_texts(corpus, lang)
+        assert chunk is not None and texts is not None
+        out.append((chunk, texts))
+    return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -170,16 +171,122 @@ def test_warnings_for_links_icons_and_empty_entries(tmp_path: Path) -> None:
     ]
     lines = [str(p) for p in check_data(write_rules_data(tmp_path, rules))]
     assert lines == [
+        # A near-miss of an icon would show as text where the icon belongs (#26): an error.
+        'error: rules.json: [0] (id "A"): [reacton] is not an icon and would show as text: '
+        'write [reaction]',
         # A bracketed token no icon is near is an icon the file lacks (newer data).
         'warning: rules.json: [0] (id "A"): [tentacle] is not in the icon file: shown as its '
         'name, marked as an icon; add it (a label and a drawing), or list it under "words" if '
         'it is text',
-        'warning: rules.json: [0] (id "A"): [reacton] is not an icon (did you mean '
-        '[reaction]?)',
         'warning: rules.json: [0] (id "A"): broken link (#Nowhere)',
         'warning: rules.json: [1] (id "B"): link #a matches A only when case is ignored',
         'warning: rules.json: [2] (id "C"): empty entry',
     ]
+
+
+def _translation(tmp_path: Path, lang: str, rules: list[dict[str, Any]]) -> Path:
+    """A Korean rules file with one rule and a translation of it in `lang`."""
+    folder = write_rules_data(tmp_path, [{"id": "A", "title": "가", "text": "본문"}])
+    manifest = json.loads((folder / "sources.json").read_text(encoding="utf-8"))
+    manifest["sources"].append({"id": "t-x", "game": "ahlcg", "title": lang, "parser":
+                                "rules-json", "file": "x.json", "lang": lang,
+                                "translation_of": "t"})
+    (folder / "sources.json").write_text(json.dumps(manifest), encoding="utf-8")
+    (folder / "x.json").write_text(json.dumps(rules, ensure_ascii=False), encoding="utf-8")
+    return folder
+
+
+def test_rules_under_a_misspelt_key_are_an_error_not_lost_silently(tmp_path: Path) -> None:
+    """es upstream keeps 9 rules (both timing tables) under "Reglas": each would be lost."""
+    rules = [{"id": "A", "title": "Apéndice", "Reglas": [
+        {"id": "B", "title": "Secuencia", "rules": [{"id": "C", "title": "Paso"}]},
+        {"id": "D", "title": "Prueba"}]}]
+    lines = [str(p) for p in check_data(_translation(tmp_path, "es", rules))
+             if str(p).startswith("error: x.json")]
+    assert lines == ['error: x.json: [0] (id "A"): field "Reglas" holds 3 rules that would be '
+                     'lost (only "rules" is read): rename it "rules"']
+    with pytest.raises(DataError, match="and 1 more"):  # the data does not load
+        load_corpus(tmp_path)
+
+
+def test_a_translated_icon_token_is_an_error(tmp_path: Path) -> None:
+    """fr upstream writes `[réaction]`: shown raw on two pages, unseen by check before."""
+    rules = [{"id": "A", "title": "Réaction", "text": "Une capacité [réaction] : [reaction]."}]
+    lines = [str(p) for p in check_data(_translation(tmp_path, "fr", rules))
+             if str(p).startswith("error")]
+    assert lines == ['error: x.json: [0] (id "A"): [réaction] is not an icon and would show '
+                     'as text: write [reaction]']
+
+
+def test_link_and_bold_markup_that_would_show_raw_are_errors(tmp_path: Path) -> None:
+    """it and zh upstream: `[瓦倫蒂諾·里瓦斯]](/card/05048)` and a bold span across a break."""
+    rules = [{"id": "A", "title": "前導", "text": "調查員（[瓦倫蒂諾·里瓦斯]](/card/05048)）。"},
+             {"id": "B", "title": "Rivelazione", "text": "**Rivelazione\n\n– Mettila** in gioco."},
+             {"id": "C", "title": "Fine", "text": "**Fine** e [Rivelazione](#B)."}]
+    errors = [str(p) for p in check_data(_translation(tmp_path, "zh", rules))
+              if str(p).startswith("error: x.json")]
+    assert errors[0].startswith('error: x.json: [0] (id "A"): link markup would show as '
+                                "written: “調查員（[瓦倫蒂諾·里瓦斯]](/card/05048)")
+    assert errors[1].startswith('error: x.json: [1] (id "B"): bold markup would show as '
+                                "written: “**Rivelazione”")
+    assert len(errors) == 2  # a closed bold span and a good link are fine
+
+
+def test_a_translation_s_timing_rows_link_like_the_original_s_row_for_row(
+        tmp_path: Path) -> None:
+    """Upstream fr, it, pl, ru and zh rows (8, 8, 12, 25, 4) named their steps in words no
+    title of theirs contains, and were not linked; the Korean rows at the same places are."""
+    korean: list[dict[str, Any]] = [
+        {"id": "Myth", "title": "신화 단계", "text": "본문"},
+        {"id": "T", "title": "순서", "table": [
+            {"row": [{"text": "신화 단계", "color": "green"}]}, {"row": []},
+            {"row": [{"text": "다음 단계로", "color": "grey"}]}]}]
+    french: list[dict[str, Any]] = [
+        {"id": "Myth", "title": "Phase Mythe", "text": "Texte"},
+        {"id": "T", "title": "Ordre", "table": [
+            {"row": [{"text": "I. Mythos", "color": "green"}]}, {"row": []},
+            {"row": [{"text": "Passez", "color": "grey"}]}]}]
+    folder = _translation(tmp_path, "fr", french)
+    (folder / "rules.json").write_text(json.dumps(korean, ensure_ascii=False), encoding="utf-8")
+    corpus = load_corpus(folder)
+    assert [r.target for r in corpus.entries["T"].table or ()] == ["Myth", None, None]
+    assert [r.target for r in corpus.entries["fr/T"].table or ()] == ["fr/Myth", None, None]
+
+
+def test_a_translation_s_link_that_matches_only_ignoring_case_stays_in_its_language(
+        tmp_path: Path) -> None:
+    """ru upstream links `#per_investigator`: its own Per_Investigator, not the Korean page."""
+    folder = _translation(tmp_path, "ru", [{"id": "A", "title": "За сыщика", "text": "Текст"},
+                                           {"id": "B", "title": "Б", "text": "[за](#a)"}])
+    corpus = load_corpus(folder)
+    assert corpus.entries["ru/B"].links_to == ("ru/A",)
+    assert 'href="/rules/ru/A"' in corpus.entries["ru/B"].html
+    warnings = [str(p) for p in check_data(folder) if "case is ignored" in str(p)]
+    assert warnings == ['warning: x.json: [1] (id "B"): link #a matches ru/A only when case is '
+                        "ignored"]
+
+
+def test_a_language_must_be_declared_and_have_icon_labels(tmp_path: Path) -> None:
+    rules = [{"id": "A", "title": "A", "text": "[action]"}]
+    errors = [str(p) for p in check_data(_translation(tmp_path, "pt", rules))
+              if str(p).startswith("error")]
+    assert errors == [
+        'error: sources.json: source "t-x": language "pt" is not declared in languages.json '
+        "(add its name and index letters)",
+        'error: icons.json: no icon has a "pt" label: add "pt" to every icon\'s "label" (pages '
+        "in pt would name every icon in English)"]
+
+
+def test_icons_without_a_label_in_a_language_fall_back_to_english_visibly(
+        tmp_path: Path) -> None:
+    folder = _translation(tmp_path, "de", [{"id": "A", "title": "A", "text": "[skull] [action]"}])
+    warnings = [str(p) for p in check_data(folder) if "label" in str(p)]
+    assert len(warnings) == 1 and warnings[0].startswith(
+        'warning: icons.json: 5 icons have no "de" label, so de pages name them in English: '
+        "skull (Skull), cultist (Cultist)")
+    entry = load_corpus(folder).entries["de/A"]
+    assert 'aria-label="Schädel"' not in entry.html and 'aria-label="Skull"' in entry.html
+    assert 'aria-label="Aktion"' in entry.html and "자유 격발" not in entry.html
 
 
 def test_title_links_resolve_by_title_and_report_unknown_names(tmp_path: Path) -> None:

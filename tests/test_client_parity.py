@@ -35,14 +35,14 @@ UNPORTED: dict[str, Callable[[Plan], bool]] = {
 
 
 @pytest.fixture(scope="module")
-def served(client: TestClient, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+def served(client: TestClient, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The client index and texts as the app serves them, written to files for Node."""
     index = client.get("/search-index.json").json()
     texts = client.get("/search-texts.json").json()
     return enginejs.write_files(tmp_path_factory.mktemp("client"), index, texts)
 
 
-def parity(server: SearchIndex, served: dict[str, str]) -> dict[str, Any]:
+def parity(server: SearchIndex, served: dict[str, Any]) -> dict[str, Any]:
     """The development queries through both engines: which top-5 lists are identical, which
     differ by an unported feature, and which differ otherwise."""
     queries: list[dict[str, Any]] = json.loads(QUERIES.read_text(encoding="utf-8"))["queries"]
@@ -67,7 +67,7 @@ def parity(server: SearchIndex, served: dict[str, str]) -> dict[str, Any]:
             "differ": differ, "median_ms": statistics.median(times), "max_ms": max(times)}
 
 
-def test_browser_top5_is_the_server_s(client: TestClient, served: dict[str, str]) -> None:
+def test_browser_top5_is_the_server_s(client: TestClient, served: dict[str, Any]) -> None:
     server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]
     found = parity(server, served)
     print(f"\nparity: identical top 5 {found['identical']}/{found['queries']}; "
@@ -78,7 +78,7 @@ def test_browser_top5_is_the_server_s(client: TestClient, served: dict[str, str]
 
 
 def test_snippets_mark_the_query_like_the_server(client: TestClient,
-                                                served: dict[str, str]) -> None:
+                                                served: dict[str, Any]) -> None:
     server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]
     query = "조사자가 공격받으면"
     answer = enginejs.run({**served, "limit": 1, "queries": [{"q": query}]})
@@ -94,7 +94,7 @@ def test_snippets_mark_the_query_like_the_server(client: TestClient,
                                    "틈새공걱하면", "게임에서 빠지면",
                                    "넣을 수 있나요 혼돈 토쿤", "싸우지 말고 피하는게 나음"])
 def test_typos_get_the_same_totals_corrections_and_did_you_mean(
-        client: TestClient, served: dict[str, str], query: str) -> None:
+        client: TestClient, served: dict[str, Any], query: str) -> None:
     server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]
     browser = enginejs.run({**served, "queries": [{"q": query}]})["results"][0]
     found = server.search(query)
@@ -103,7 +103,7 @@ def test_typos_get_the_same_totals_corrections_and_did_you_mean(
     assert browser["ids"] == [hit.id for hit in found.hits]
 
 
-def test_served_files_are_of_the_served_data(client: TestClient, served: dict[str, str]) -> None:
+def test_served_files_are_of_the_served_data(client: TestClient, served: dict[str, Any]) -> None:
     version = client.get("/readyz").json()["version"]
-    for path in served.values():
+    for path in (served["index"], served["texts"]):
         assert json.loads(Path(path).read_text(encoding="utf-8"))["version"] == version

@@ -228,6 +228,39 @@ def special_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return www
 
 
+@pytest.fixture(scope="module")
+def translated_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("translated")
+    data = write_rules_data(folder / "data", [{"id": "Doom", "title": "파멸", "text": "파멸 토큰"}])
+    manifest = json.loads((data / "sources.json").read_text(encoding="utf-8"))
+    manifest["sources"].append({"id": "t-de", "game": "ahlcg", "title": "Regeln",
+                                "parser": "rules-json", "file": "de.json", "lang": "de",
+                                "translation_of": "t"})
+    (data / "sources.json").write_text(json.dumps(manifest), encoding="utf-8")
+    (data / "de.json").write_text(json.dumps(
+        [{"id": "Doom", "title": "Verderben", "text": "Verderbensmarker"}]), encoding="utf-8")
+    www = folder / "www"
+    export_site(Settings(data_dir=data, index_dir=folder / "index"), www,
+                "https://example.org/")
+    return www
+
+
+def test_a_translation_s_search_files_and_pages_are_exported_for_its_readers(
+        translated_site: Path) -> None:
+    # #26: the static site splits the search files per language as the server does, and its
+    # service worker saves a translation's files and pages only for a browser that reads it.
+    script = (translated_site / "sw.js").read_text(encoding="utf-8")
+    languages = json.loads(script.split("const LANGUAGES = ", 1)[1].split(";\n", 1)[0])
+    pages = json.loads(script.split("const PAGES = ", 1)[1].split(";\n", 1)[0])
+    assert sorted(languages) == ["de"] and not [u for u in pages if "/de/" in u]
+    assert [u for u in languages["de"] if not resolve(translated_site, u).is_file()] == []
+    german = json.loads((translated_site / "search-index.de.json").read_text(encoding="utf-8"))
+    assert german["lang"] == "de" and "verderben" in german["postings"]["title_tr"]
+    assert "Verderben" not in (translated_site / "search-texts.json").read_text(encoding="utf-8")
+    assert "Verderben" in (translated_site / "rules" / "de" / "Doom" / "index.html").read_text(
+        encoding="utf-8")
+
+
 def test_ids_with_special_characters_round_trip(special_site: Path) -> None:
     index = (special_site / "sources" / "t" / "index.html").read_text(encoding="utf-8")
     hrefs = [link for _, link in links_of(index) if link.startswith("/rules/")]

@@ -38,8 +38,10 @@ def test_every_icon_has_its_korean_and_english_label() -> None:
     for token, label in EXPECTED_LABELS.items():
         assert ICONS.label(token) == label
         assert ICONS.label(token, "en").isascii()
-    # A language the file does not name falls back to Korean.
-    assert ICONS.label("reaction", "fr") == "반응 격발"
+    # A language the file does not name falls back to English, then Korean (#26).
+    assert ICONS.label("reaction", "pt") == "Reaction"
+    assert ICONS.label("reaction", "fr") == "Réaction"
+    assert ICONS.label("skull", "de") == "Skull"
 
 
 def test_unknown_token_is_none() -> None:

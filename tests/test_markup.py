@@ -97,10 +97,13 @@ def test_a_token_the_icon_file_lacks_is_shown_by_name_never_raw() -> None:
                             "if it is text"]
 
 
-def test_a_near_miss_of_an_icon_is_text_with_a_warning() -> None:
+def test_a_near_miss_of_an_icon_is_text_and_an_error() -> None:
     out = render("[reacton] 기능", _resolver)
     assert "[reacton]" in out.html
-    assert out.problems == ["[reacton] is not an icon (did you mean [reaction]?)"]
+    assert out.errors == ["[reacton] is not an icon and would show as text: write [reaction]"]
+    # A translated token (fr upstream's `[réaction]`) is one too; a bracketed word is text.
+    assert render("[réaction] et [period]", _resolver, lang="fr").errors == [
+        "[réaction] is not an icon and would show as text: write [reaction]"]
 
 
 def test_newer_icons_are_drawn_and_labelled_in_the_entry_language() -> None:

@@ -41,6 +41,10 @@ EXAMPLES: dict[str, list[str]] = {
     "/api/titles": ["/api/titles"],
     "/search-index.json": ["/search-index.json"],
     "/search-texts.json": ["/search-texts.json"],
+    # The bundled data has no translation but English: a language's files are a JSON 404
+    # (tests/test_offline.py serves them from data with translations).
+    "/search-index.{lang}.json": ["/search-index.de.json"],
+    "/search-texts.{lang}.json": ["/search-texts.de.json"],
     "/manifest.webmanifest": ["/manifest.webmanifest"],
     "/healthz": ["/healthz"],
     "/readyz": ["/readyz"],

@@ -50,5 +50,8 @@ def test_prefix_pattern_initials_and_mixed() -> None:
     assert mixed is not None and mixed.match("틈새공격") and not mixed.match("틀새")
     growing = prefix_pattern("트")  # 틈 is still being typed
     assert growing is not None and growing.match("틈새")
-    assert prefix_pattern("attack") is None
+    # Letters of other scripts match themselves (a translation's title while typing it).
+    latin = prefix_pattern("verd")
+    assert latin is not None and latin.match("verderben") and not latin.match("verb")
+    assert prefix_pattern("1ㅅ") is None
     assert prefix_pattern("") is None

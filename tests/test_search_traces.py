@@ -44,18 +44,20 @@ def tiny() -> SearchIndex:
 
 @pytest.fixture(scope="module")
 def files(tiny: SearchIndex, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    # Every translation language of the tiny corpus, as a visitor reading them all has them.
     return enginejs.write_files(tmp_path_factory.mktemp("tiny"),
                                 client_index.index(tiny.corpus, Urls()),
-                                client_index.texts(tiny.corpus))
+                                client_index.texts(tiny.corpus),
+                                enginejs.language_files(tiny.corpus, Urls()))
 
 
-def _browser(files: dict[str, str], index: dict[str, Any] | None = None,
+def _browser(files: dict[str, Any], index: dict[str, Any] | None = None,
              folder: Path | None = None) -> list[dict[str, Any]]:
     """The browser engine's traces of the committed queries (over `index`, when given)."""
     if index is not None:
         assert folder is not None
-        files = enginejs.write_files(folder, index, json.loads(
-            Path(files["texts"]).read_text(encoding="utf-8")))
+        files = {**enginejs.write_files(folder, index, json.loads(
+            Path(files["texts"]).read_text(encoding="utf-8"))), "languages": files["languages"]}
     queries = [{"query": t["query"], "game": t["game"]} for t in _committed()]
     traces: list[dict[str, Any]] = enginejs.run({**files, "traces": queries})["traces"]
     return traces
@@ -96,7 +98,7 @@ def test_the_committed_traces_are_the_server_s(tiny: SearchIndex) -> None:
         "and read the diff")
 
 
-def test_the_browser_engine_reproduces_every_stage(files: dict[str, str]) -> None:
+def test_the_browser_engine_reproduces_every_stage(files: dict[str, Any]) -> None:
     problems = _report(_committed(), _browser(files))
     assert not problems, "\n".join(problems)
 
@@ -113,7 +115,7 @@ def test_the_traces_reach_every_budget_limit(tiny: SearchIndex) -> None:
 
 @pytest.mark.parametrize("name", [f.name for f in dataclasses.fields(Budget)])
 def test_a_budget_changed_on_the_browser_side_only_fails_the_trace(
-        files: dict[str, str], tmp_path: Path, name: str) -> None:
+        files: dict[str, Any], tmp_path: Path, name: str) -> None:
     """The browser engine reads its budget from the client index: one shipped with another
     value (as if the JS had its own) makes it disagree with the committed traces."""
     index = json.loads(Path(files["index"]).read_text(encoding="utf-8"))

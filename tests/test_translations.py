@@ -67,7 +67,8 @@ def test_the_entry_page_offers_the_original_without_a_second_request(client: Tes
     page = client.get("/rules/Attack_of_Opportunity").text
     assert '<html lang="ko"' in page
     original = page.split('<details class="original" lang="en">', 1)[1].split("</details>", 1)[0]
-    assert "원문 보기 · English" in original
+    # The publisher's original (the manifest's "original": true) is 원문; others are 번역.
+    assert '원문 보기 · <span lang="en">English</span>' in original
     assert "makes an attack of opportunity against the investigator" in original
     assert 'href="/rules/en/Attack_of_Opportunity" hreflang="en"' in original
     # The Korean rule comes first.

@@ -23,9 +23,14 @@ interface ContractStems {
   english_suffixes: [number, string, string][];
 }
 
+interface ContractScripts {
+  han_gram: number;
+}
+
 interface ContractTypos {
   hangul_edits: [number, number][];
   letter_edits: [number, number][];
+  han_edits: [number, number][];
   candidates: number;
   length_slack: number;
   kept: number;
@@ -48,6 +53,8 @@ interface ContractBoosts {
   body_bg: number;
   alias: number;
   alias_whole: number;
+  title_tr: number;
+  body_tr: number;
   title_whole: number;
   corrected: number;
   short_stem: number;
@@ -112,6 +119,7 @@ interface Contract {
   clean: ContractClean;
   rewrite: ContractRewrite;
   stems: ContractStems;
+  scripts: ContractScripts;
   typos: ContractTypos;
   titles: ContractTitles;
   boosts: ContractBoosts;

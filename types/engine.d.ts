@@ -37,6 +37,17 @@ interface Rules {
   /** What each of Whoosh's 256 one-byte field lengths stands for, ascending. */
   length_steps: number[];
   postings_radix: number;
+  /** A whole word of letters other than Hangul and Han; a whole Han word. */
+  other_word: string;
+  han_word: string;
+  /** scripts.py: letters without a decomposition, the umlauts' spellings, Savoy's Cyrillic
+   * light stemmer (word longer than, endings), and casefold() where it is not lower(). */
+  fold: Record<string, string>;
+  spelled: Record<string, string>;
+  cyrillic_endings: [number, string[]][];
+  cyrillic_final: [number, string[]];
+  cyrillic_double: [string, string];
+  casefold?: Record<string, string>;
 }
 
 interface ClientDocs {
@@ -53,6 +64,9 @@ interface ClientDocs {
   placeholder: number[];
   /** A "see X" pointer's docnum → X's docnum. */
   see: Record<string, number>;
+  /** 1 when the entry's own title and text are in the entry's fields. */
+  base: number[];
+  lang: string[];
 }
 
 interface ClientTitles {
@@ -71,6 +85,12 @@ interface ClientIndex {
   docs: ClientDocs;
   titles: ClientTitles;
   lengths: Record<string, number[]>;
+  /** Per field, the documents its BM25 statistics count. */
+  counts: Record<string, number>;
+  /** The translation languages whose files exist (`ClientLanguage`). */
+  languages: string[];
+  /** Every language's own name, by code. */
+  language_names: Record<string, string>;
   postings: Record<string, Record<string, string>>;
   synonyms: Record<string, Record<string, string[]>>;
   related: Record<string, Record<string, string[]>>;
@@ -85,6 +105,37 @@ interface ClientTexts {
   texts: string[];
   /** The questions each document answers (the answers files), one a line. */
   asks?: string[];
+}
+
+/** client_index.language_index: one translation language's titles, by docnum. */
+interface ClientLanguage {
+  version: string;
+  analysis: string;
+  lang: string;
+  /** docnum → [entry id, title, URL] of the entry in this language. */
+  entries: Record<string, [string, string, string]>;
+  parts: Record<string, string[]>;
+  postings: { title_tr: Record<string, string> };
+}
+
+/** client_index.language_texts: one translation language's texts, by docnum. */
+interface ClientLanguageTexts {
+  version: string;
+  analysis: string;
+  lang: string;
+  texts: Record<string, string>;
+}
+
+/** searcher._Segment: a text a result may be shown in. */
+interface Segment {
+  shown: string;
+  title: string;
+  url: string;
+  lang: string;
+  flat: string;
+  folded: string;
+  squashed: string;
+  spelled: string;
 }
 
 type Analysis = InstanceType<typeof RulesAnalysis.Analysis>;
@@ -103,6 +154,8 @@ interface QueryWord {
   known: boolean;
   corrections: string[];
   english: string;
+  /** A Han word's character bigrams. */
+  grams: string[];
 }
 
 /** query.Plan. */
@@ -141,6 +194,8 @@ interface Features {
 interface Prepared {
   groups: [string[], number][];
   pairs: [string[], string[]][];
+  /** The index of each pair's first group. */
+  pairAt: number[];
   forms: Record<string, number>;
   joined: string;
   total: number;
@@ -166,6 +221,11 @@ interface EngineHit {
   where: string;
   context: string;
   snippet: string;
+  /** The entry whose title and snippet are shown: the result's, or its translation's. */
+  shown: string;
+  lang: string;
+  /** The result's own entry, shown beside a translation's title. */
+  entry: { title: string; url: string; lang: string; lang_name: string } | null;
 }
 
 /** searcher.Results. */

@@ -12,14 +12,23 @@ import datetime
 import hashlib
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from app.corpus.history import History, compute_history
 from app.corpus.ids import id_problem
+from app.corpus.languages import Language, load_languages
 from app.corpus.manifest import MANIFEST, Manifest, load_manifest, oversized_files
-from app.corpus.models import Corpus, Entry, GameSpec, RawEntry, Source, SourceSpec
+from app.corpus.models import (
+    Corpus,
+    Entry,
+    GameSpec,
+    RawEntry,
+    Source,
+    SourceSpec,
+    TableRowView,
+)
 from app.corpus.normalize import compact, normalize_text
 from app.corpus.parsers import parse_bytes
 from app.corpus.revisions import declared_files
@@ -120,9 +129,10 @@ def _updated(data_dir: Path, files: Iterable[str]) -> str:
     return datetime.datetime.fromtimestamp(newest, datetime.UTC).date().isoformat()
 
 
-def _vocabulary(data_dir: Path, manifest: Manifest,
-                problems: list[Problem]) -> tuple[tuple[GameSpec, ...], IconSet]:
-    """The games with their names files, and the icon set; problems are errors."""
+def _vocabulary(data_dir: Path, manifest: Manifest, problems: list[Problem]
+                ) -> tuple[tuple[GameSpec, ...], IconSet, Mapping[str, Language]]:
+    """The games with their names files, the icon set and the languages; problems are
+    errors."""
     games: list[GameSpec] = []
     for decl in manifest.games:
         try:
@@ -134,7 +144,40 @@ def _vocabulary(data_dir: Path, manifest: Manifest,
     except DataError as exc:
         problems.append(Problem(exc.file, exc.entry, exc.problem, error=True))
         icons = IconSet({})
-    return tuple(games), icons
+    try:
+        languages = load_languages(data_dir, manifest.languages_file)
+    except DataError as exc:
+        problems.append(Problem(exc.file, exc.entry, exc.problem, error=True))
+        languages = {}
+    problems.extend(_language_problems(manifest, icons, languages))
+    return tuple(games), icons, languages
+
+
+def _language_problems(manifest: Manifest, icons: IconSet,
+                       languages: Mapping[str, Language]) -> list[Problem]:
+    """Every language a source is written in must be declared and have icon labels; an icon
+    without a label in one is shown in English (then Korean), and `check` says so."""
+    found: list[Problem] = []
+    used = dict.fromkeys(spec.lang for spec in manifest.sources)
+    for lang in used:
+        if languages and lang not in languages:
+            spec = next(s for s in manifest.sources if s.lang == lang)
+            found.append(Problem(MANIFEST, f'source "{spec.id}"', f'language "{lang}" is not '
+                                 f"declared in {manifest.languages_file} (add its name and "
+                                 "index letters)", error=True))
+        if not icons.icons:
+            continue
+        missing = [t for t, icon in icons.icons.items() if lang not in icon.labels]
+        if len(missing) == len(icons.icons):
+            found.append(Problem(manifest.icons_file, "", f'no icon has a "{lang}" label: '
+                                 f'add "{lang}" to every icon\'s "label" (pages in {lang} would '
+                                 "name every icon in English)", error=True))
+        elif missing:
+            shown = ", ".join(f"{t} ({icons.icons[t].label(lang)})" for t in missing)
+            found.append(Problem(manifest.icons_file, "", f'{len(missing)} icons have no '
+                                 f'"{lang}" label, so {lang} pages name them in English: '
+                                 f"{shown}"))
+    return found
 
 
 def _build(data_dir: Path, urls: Urls) -> tuple[Corpus | None, list[Problem]]:
@@ -145,7 +188,8 @@ def _build(data_dir: Path, urls: Urls) -> tuple[Corpus | None, list[Problem]]:
                 for e in oversized_files(data_dir, manifest)]
     if problems:
         return None, problems
-    games, icons = _vocabulary(data_dir, manifest, problems)
+    games, icons, languages = _vocabulary(data_dir, manifest, problems)
+    vocabulary_problems = len(problems)
     drafts: dict[str, _Draft] = {}
     order: dict[str, list[str]] = {}
     for spec in specs:
@@ -178,7 +222,9 @@ def _build(data_dir: Path, urls: Urls) -> tuple[Corpus | None, list[Problem]]:
             order[spec.id].append(raw.id)
             if raw.parent is not None:
                 drafts[raw.parent].children.append(raw.id)
-    if any(p.error for p in problems):
+    # A broken file leaves the drafts incomplete: nothing more to check. A data file of
+    # names or icons that failed is reported, and the rest is still checked.
+    if any(p.error for p in problems[vocabulary_problems:]):
         return None, problems
 
     linker = _Linker(drafts, urls, problems, icons)
@@ -188,12 +234,14 @@ def _build(data_dir: Path, urls: Urls) -> tuple[Corpus | None, list[Problem]]:
     problems.extend(Problem(spec.file, "", message) for spec, message in unpaired)
     files = declared_files(data_dir, manifest)
     corpus = _freeze(specs, drafts, order, data_version(data_dir, files), linker,
-                     games, pairs, _updated(data_dir, manifest.files))
+                     games, pairs, _updated(data_dir, manifest.files), languages)
     problems.extend(linker.problems_after_freeze(corpus))
     problems.extend(_synonym_warnings(corpus))
     problems.extend(answers_warnings(corpus))
     problems.extend(Problem(MANIFEST, f'games "{g.id}"', f'quick link "{q}": no such entry')
                     for g in corpus.games for q in g.quick if q not in corpus.entries)
+    if any(p.error for p in problems):
+        return None, problems
     return corpus, problems
 
 
@@ -250,6 +298,8 @@ def _source_warnings(spec: SourceSpec, game: GameSpec, raws: list[RawEntry]) -> 
                              f'field "{name}" is not used by the "{spec.parser}" parser '
                              "(ignored here and wherever else it appears)"))
     found.extend(Problem(spec.file, _where(raw), note) for raw in raws for note in raw.notes)
+    found.extend(Problem(spec.file, _where(raw), error, error=True)
+                 for raw in raws for error in raw.errors)
     found.extend(Problem(spec.file, _where(raw), note) for raw in raws
                  for note in cut_lines(raw.body))
     declared = {c.code for c in game.collections}
@@ -333,6 +383,13 @@ class _Linker:
             if problem.startswith("broken link (title:"):
                 problem = f'no entry titled "{problem[len("broken link (title:"):-1]}"'
             self.problems.append(Problem(draft.spec.file, where, problem))
+        # What the page would show wrong (raw markup, a misspelt icon): errors. Table cells
+        # are rendered with the finished corpus (`tables.py`); their errors are found here.
+        cells = [render_inline(cell.text, _as_text, self.icons, lang).errors
+                 for row in raw.table or () for cell in row.cells]
+        errors = draft.title.errors + draft.rendered.errors + [e for c in cells for e in c]
+        for problem in dict.fromkeys(errors):
+            self.problems.append(Problem(draft.spec.file, where, problem, error=True))
         if not raw.body.strip() and raw.table is None and not draft.children:
             self.problems.append(Problem(draft.spec.file, where, "empty entry"))
 
@@ -353,11 +410,14 @@ class _Linker:
             return local
         if entry_id in self.drafts:
             return entry_id
-        matches = self.folded.get(entry_id.casefold(), [])
-        if len(matches) == 1:
-            message = f"link #{entry_id} matches {matches[0]} only when case is ignored"
-            self.problems.append(Problem(draft.spec.file, where, message))
-            return matches[0]
+        # Ignoring case, in the same order: a translation's `#per_investigator` is its own
+        # Per_Investigator (ru upstream), not the original's page in another language.
+        for candidate in dict.fromkeys((local, entry_id)):
+            matches = self.folded.get(candidate.casefold(), [])
+            if len(matches) == 1:
+                message = f"link #{entry_id} matches {matches[0]} only when case is ignored"
+                self.problems.append(Problem(draft.spec.file, where, message))
+                return matches[0]
         return None
 
     def _by_title(self, title: str, draft: _Draft) -> str | None:
@@ -391,7 +451,7 @@ class _Linker:
 def _freeze(
     specs: tuple[SourceSpec, ...], drafts: dict[str, _Draft], order: dict[str, list[str]],
     version: str, linker: _Linker, games: tuple[GameSpec, ...],
-    pairs: dict[str, dict[str, str]], updated: str,
+    pairs: dict[str, dict[str, str]], updated: str, languages: Mapping[str, Language],
 ) -> Corpus:
     backlinks: dict[str, list[str]] = defaultdict(list)
     reading: list[str] = [i for spec in specs for i in order.get(spec.id, [])]
@@ -433,7 +493,7 @@ def _freeze(
         )
     sources = tuple(Source(spec, tuple(order.get(spec.id, ()))) for spec in specs)
     corpus = Corpus(sources=sources, entries=entries, version=version, games=games,
-                    icons=linker.icons, updated=updated)
+                    icons=linker.icons, updated=updated, languages=languages)
     # Tables link rows to the entries that explain them, which needs the finished corpus.
     for entry_id, draft in drafts.items():
         if draft.raw.table is not None:
@@ -451,7 +511,34 @@ def _freeze(
             entries[entry_id] = dataclasses.replace(entries[entry_id], table=tuple(
                 row if not (row.anchor or "").startswith("explain-") or row.anchor in placed
                 else dataclasses.replace(row, anchor=None) for row in table))
+    by_id = {spec.id: spec for spec in specs}
+    for entry_id, draft in drafts.items():
+        original = by_id.get(draft.spec.translation_of or "")
+        if entries[entry_id].table is not None and original is not None:
+            entries[entry_id] = _rows_as_original(entries, entries[entry_id], original.lang)
     return corpus
+
+
+def _rows_as_original(entries: dict[str, Entry], entry: Entry, original_lang: str) -> Entry:
+    """A translation's table with each row its words matched nothing in linked where the
+    original's row at the same place links (in the translation's language when it has that
+    entry): the same table, row for row, when the rows and their colours are the same."""
+    paired = entries.get(entry.translations.get(original_lang, ""))
+    rows, theirs = entry.table or (), (paired.table or ()) if paired is not None else ()
+    if len(rows) != len(theirs) or any(
+            [c.colour for c in a.cells] != [c.colour for c in b.cells]
+            for a, b in zip(rows, theirs, strict=True)):
+        return entry
+    out: list[TableRowView] = []
+    for row, their in zip(rows, theirs, strict=True):
+        if row.target is None and row.cells and their.target is not None:
+            mine = entries[their.target].translations.get(entry.lang)
+            target = mine if mine in entries else their.target
+            anchors = entries[target].anchors.values()
+            row = dataclasses.replace(row, target=target,
+                                      anchor=their.anchor if their.anchor in anchors else None)
+        out.append(row)
+    return dataclasses.replace(entry, table=tuple(out))
 
 
 _SURROGATE = re.compile(r"[\ud800-\udfff]")

@@ -51,6 +51,7 @@ class Manifest:
     games: tuple[GameDecl, ...]
     sources: tuple[SourceSpec, ...]
     icons_file: str
+    languages_file: str = ""
     #: Where `data update` fetches the sources' `upstream` paths from by default (a URL).
     upstream_base: str = ""
     #: An upstream commit's page, with `{commit}` for its hash (the history links to it).
@@ -63,7 +64,7 @@ class Manifest:
         names = ({s.file for s in self.sources} | {g.names_file for g in self.games}
                  | {g.synonyms_file for g in self.games} | {g.answers_file for g in self.games}
                  | {s.history.index_file for s in self.sources if s.history is not None})
-        return tuple(sorted(n for n in names | {self.icons_file} if n))
+        return tuple(sorted(n for n in names | {self.icons_file, self.languages_file} if n))
 
 
 def load_manifest(data_dir: Path) -> Manifest:
@@ -89,9 +90,15 @@ def load_manifest(data_dir: Path) -> Manifest:
     if not isinstance(icons, str) or not icons.strip():
         raise DataError(MANIFEST, "", '"icons" must name the icon file (e.g. "icons.json")')
     _declared_file("", "icons", icons)
+    sources = _sources(doc.get("sources"), {g.id for g in games})
+    languages = doc.get("languages")
+    if not isinstance(languages, str) or not languages.strip():
+        raise DataError(MANIFEST, "", '"languages" must name the languages file (e.g. '
+                                      '"languages.json")')
+    _declared_file("", "languages", languages)
     base, commit_url = _upstream(doc.get("upstream", {}))
-    return Manifest(games, _sources(doc.get("sources"), {g.id for g in games}), icons,
-                    upstream_base=base, commit_url=commit_url)
+    return Manifest(games, sources, icons, languages, upstream_base=base,
+                    commit_url=commit_url)
 
 
 def _upstream(item: object) -> tuple[str, str]:
@@ -228,6 +235,8 @@ def _sources(items: object, games: set[str]) -> tuple[SourceSpec, ...]:
             if base.translation_of is not None or base.lang == lang:
                 raise DataError(MANIFEST, where, f'"translation_of": "{original}" must be an '
                                                  'original in another language ("lang")')
+        if not isinstance(item.get("original", False), bool):
+            raise DataError(MANIFEST, where, '"original" must be true or false')
         upstream = item.get("upstream", "")
         if upstream and (any(p in ("", ".", "..") for p in upstream.split("/"))
                          or "\\" in upstream or "?" in upstream or "#" in upstream):
@@ -243,6 +252,7 @@ def _sources(items: object, games: set[str]) -> tuple[SourceSpec, ...]:
                 id=item["id"], game=item["game"], title=item["title"], parser=item["parser"],
                 file=item["file"], id_prefix=item.get("id_prefix", ""), options=options,
                 lang=lang, translation_of=original, search_weight=float(weight),
+                original=bool(item.get("original", False)),
                 upstream=upstream,
                 history=_history(item.get("history"), where),
             )

@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
+from app.corpus.languages import Language
 from app.render.icons import IconSet
 
 _ENGLISH_ID = re.compile(r"[A-Z][A-Za-z0-9_ ]*")
+_LATIN = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 #: A game's id as the manifest declares it ("ahlcg", "eh").
 Game = str
@@ -51,6 +53,9 @@ class SourceSpec:
     lang: str = "ko"
     #: The source this one translates: its entries pair with that source's by id.
     translation_of: str | None = None
+    #: True for the publisher's original text, which the reference itself translates (the
+    #: English rules): pages call it 원문, any other translation 번역.
+    original: bool = False
     #: How much this source's entries count in search beside the others' (0 < w ≤ 1): below
     #: 1 for a book that teaches the game rather than one to look rules up in.
     search_weight: float = 1.0
@@ -156,6 +161,9 @@ class RawEntry:
     unused: tuple[str, ...] = ()
     #: The parser's warnings about this entry (a slug without a name), for `check`.
     notes: tuple[str, ...] = ()
+    #: The parser's errors about this entry (rules it would lose), for `check`: the data
+    #: does not load until they are fixed.
+    errors: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -224,6 +232,8 @@ class Corpus:
     icons: IconSet = field(default_factory=lambda: IconSet({}))
     #: The date (YYYY-MM-DD, UTC) of the newest data file: the data version's date.
     updated: str = ""
+    #: The declared languages (`languages.json`), by code.
+    languages: Mapping[str, Language] = field(default_factory=dict)
 
     def __iter__(self) -> Iterator[Entry]:
         for source in self.sources:
@@ -238,6 +248,12 @@ class Corpus:
 
     def source(self, source_id: str) -> Source | None:
         return next((s for s in self.sources if s.id == source_id), None)
+
+    def language(self, lang: str) -> Language:
+        """The declared language `lang` (the builder refuses a source in any other); one of
+        its own code and an A–Z bar when a corpus was made without the file (tests)."""
+        found = self.languages.get(lang)
+        return found if found is not None else Language(lang, lang, _LATIN)
 
     def game(self, game_id: str) -> GameSpec:
         """The game `game_id` (every source's game is declared: the manifest checks it)."""

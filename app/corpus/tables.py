@@ -34,13 +34,14 @@ def resolve_table(corpus: Corpus, entry: Entry, rows: tuple[RawTableRow, ...],
     """`entry` with its table rendered and each row linked; the rows' text joins its plain text."""
     views: list[TableRowView] = []
     texts: list[str] = []
+    nearby = _nearby(corpus, entry)
     for row in rows:
         rendered = [render_inline(cell.text, _no_links, corpus.icons, entry.lang)
                     for cell in row.cells]
         plain = " ".join(r.text for r in rendered)
         # Match on the words only: an icon's label ("자유 격발") is not part of the row's name.
         words = _ICON_TOKEN.sub("", " ".join(cell.text for cell in row.cells)).strip()
-        target, anchor = _row_target(corpus, entry, words) if words else (None, None)
+        target, anchor = _row_target(corpus, entry, words, nearby) if words else (None, None)
         views.append(TableRowView(row.cells, tuple(r.html for r in rendered), target, anchor))
         if plain:
             texts.append(plain)
@@ -95,14 +96,21 @@ def _no_links(href: str) -> LinkTarget | None:
     return None
 
 
-def _row_target(corpus: Corpus, table: Entry, text: str) -> tuple[str | None, str | None]:
+def _nearby(corpus: Corpus, table: Entry) -> list[tuple[Entry, str]]:
+    """The table's source's other entries, nearest in the tree first (real entries before
+    "see X" pointers), each with its title as rule 4 compares it: made once per table."""
     nearby = sorted(
         (e for e in corpus if e.source == table.source and e.id != table.id),
         key=lambda e: (_distance(corpus, table, e), e.placeholder, e.order),
     )
+    return [(e, compact(_REMARK.sub("", _NUMBERING.sub("", e.title)))) for e in nearby]
+
+
+def _row_target(corpus: Corpus, table: Entry, text: str,
+                nearby: list[tuple[Entry, str]]) -> tuple[str | None, str | None]:
     number = _STEP_NUMBER.match(text)
     if number:
-        for candidate in nearby:
+        for candidate, _ in nearby:
             if number[1] in candidate.anchors:
                 return candidate.id, candidate.anchors[number[1]]
     label = _STEP_LABEL.match(text)
@@ -115,9 +123,9 @@ def _row_target(corpus: Corpus, table: Entry, text: str) -> tuple[str | None, st
     if parent is not None and wanted and wanted in compact(parent.text):
         return parent.id, explain_anchor(_REMARK.sub("", text))
     best: tuple[int, Entry] | None = None
-    for candidate in nearby:
-        name = compact(_REMARK.sub("", _NUMBERING.sub("", candidate.title)))
-        if len(name) >= 2 and name in compact(text) and (best is None or len(name) > best[0]):
+    row = compact(text)
+    for candidate, name in nearby:
+        if len(name) >= 2 and name in row and (best is None or len(name) > best[0]):
             best = (len(name), candidate)
     return (best[1].id, None) if best else (None, None)
 

@@ -58,8 +58,10 @@ class Icon:
     body: str
 
     def label(self, lang: str) -> str:
-        """The label in `lang`, else the Korean one (the reference's own language)."""
-        return self.labels.get(lang) or self.labels.get("ko") or next(iter(self.labels.values()))
+        """The label in `lang`, else the English one (the game's own), else the Korean one
+        (the reference's); `python -m app check` names the icons that fall back."""
+        return (self.labels.get(lang) or self.labels.get("en") or self.labels.get("ko")
+                or next(iter(self.labels.values())))
 
 
 @dataclass(frozen=True)

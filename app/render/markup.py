@@ -19,7 +19,8 @@ from __future__ import annotations
 import difflib
 import html
 import re
-from collections.abc import Callable, Sequence
+import unicodedata
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from urllib.parse import unquote
 
@@ -58,11 +59,15 @@ class Rendered:
     #: Step number → anchor id, for paragraphs that start with a bold step number.
     anchors: dict[str, str] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    #: What the page would show wrong: markup that renders raw, a token that looks like an
+    #: icon but is not one. The data does not load until they are fixed.
+    errors: list[str] = field(default_factory=list)
 
 
 # `<b>`, `</i>`, `<br>`, `<br/>`, `<center>` (any case, optional inner spaces). Nothing else.
 _ALLOWED_TAG = re.compile(r"<\s*(/?)\s*(b|i|br|center)\s*/?\s*>", re.IGNORECASE)
-_ICON = re.compile(r"\[([a-z][a-z_]*)\]")
+# A bracketed lowercase word: an icon token when the icon set has it; text otherwise.
+_ICON = re.compile(r"\[([^\W\d_A-Z][^\W\dA-Z]*)\]")
 _TRAIT = re.compile(r"\[\[([^\[\]\n]{1,40})\]\]")
 # Private-use code points stand in for icon and trait tokens while markdown-it parses.
 _ICON_OPEN, _ICON_CLOSE, _TRAIT_OPEN, _TRAIT_CLOSE = "\ue000", "\ue001", "\ue002", "\ue003"
@@ -87,7 +92,12 @@ def _allowed_tag_rule(state: StateInline, silent: bool) -> bool:
     return True
 
 
-def _protect_tokens(body: str, icons: IconSet, problems: list[str]) -> str:
+def _unaccented(word: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", word)
+                   if unicodedata.category(c) != "Mn")
+
+
+def _protect_tokens(body: str, icons: IconSet, problems: list[str], errors: list[str]) -> str:
     """Swap icon and trait tokens for private-use markers before Markdown parsing.
 
     markdown-it refuses a link whose label contains another bracketed token
@@ -102,11 +112,17 @@ def _protect_tokens(body: str, icons: IconSet, problems: list[str]) -> str:
         # (`[uses](#Uses)`), stays as it is.
         if match[1] in icons.words or body.startswith("(", match.end()):
             return match[0]
-        # A near-miss of an icon's token is almost certainly a typo for that icon.
-        near = difflib.get_close_matches(match[1], icons.icons, n=1, cutoff=0.8)
+        # A near-miss of an icon's token (a typo, or the token translated: `[réaction]`)
+        # would show as text where the icon belongs: an error, naming the token to write.
+        plain = _unaccented(match[1])
+        near = ([plain] if plain in icons else
+                difflib.get_close_matches(plain, icons.icons, n=1, cutoff=0.8))
         if near:
-            problems.append(f"[{match[1]}] is not an icon (did you mean [{near[0]}]?)")
+            errors.append(f"[{match[1]}] is not an icon and would show as text: write "
+                          f"[{near[0]}]")
             return match[0]
+        if not match[1].isascii():
+            return match[0]  # a bracketed word of another script is text
         # Any other token is an icon the file lacks (newer data): shown by name, reported.
         problems.append(f"[{match[1]}] is not in the icon file: shown as its name, marked as "
                         'an icon; add it (a label and a drawing), or list it under "words" '
@@ -180,17 +196,36 @@ def _anchor_steps(state: StateCore) -> None:
         inline = tokens[i + 1]
         if token.type != "paragraph_open" or inline.type != "inline" or not inline.children:
             continue
-        first = inline.children[0]
-        if first.type != "allowed_tag" or first.meta["name"] != "b" or len(inline.children) < 2:
-            continue
-        match = _STEP.match(inline.children[1].content)
-        if match is None:
-            continue
-        number = match[1]
-        anchor = "step-" + re.sub(r"\D+", "-", number).strip("-")
-        if number not in anchors:
+        children = inline.children
+        markers: list[tuple[int, Token]] = []
+        # A step starts the paragraph, or a line of it: some files write one step per line
+        # (`<b>1.1 …</b>\n…\n<b>1.2 …</b>`) where others leave a blank line between them.
+        for at in range(len(children) - 1):
+            opener = children[at]
+            if opener.type != "allowed_tag" or opener.meta["name"] != "b" or (
+                    opener.meta["closing"]):
+                continue
+            if at and not _is_break(children[at - 1]):
+                continue
+            match = _STEP.match(children[at + 1].content)
+            if match is None or match[1] in anchors:
+                continue
+            number = match[1]
+            anchor = "step-" + re.sub(r"\D+", "-", number).strip("-")
             anchors[number] = anchor
-            token.attrSet("id", anchor)
+            if at == 0:
+                token.attrSet("id", anchor)
+            else:
+                marker = Token("step_anchor", "", 0)
+                marker.meta = {"id": anchor}
+                markers.append((at, marker))
+        for at, marker in reversed(markers):
+            children.insert(at, marker)
+
+
+def _is_break(token: Token) -> bool:
+    return token.type in ("softbreak", "hardbreak") or (
+        token.type == "allowed_tag" and token.meta["name"] == "br")
 
 
 #: What may stand between the links of a paragraph that is only a list of links: a short label
@@ -241,6 +276,10 @@ class _Renderer(RendererHTML):
         icons: IconSet = env["icons"]
         found = icons.html(tokens[idx].content, env["lang"])
         return found or icons.missing_html(tokens[idx].content)
+
+    def step_anchor(self, tokens: Sequence[Token], idx: int, options: OptionsDict,
+                    env: EnvType) -> str:
+        return f'<span class="step" id="{html.escape(tokens[idx].meta["id"])}"></span>'
 
     def trait(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
         return f'<b class="trait"><i>{html.escape(tokens[idx].content)}</i></b>'
@@ -349,8 +388,10 @@ def _end_lists(body: str) -> str:
 def _render(source: str, resolver: Resolver, icons: IconSet, lang: str, *,
             inline: bool) -> Rendered:
     problems: list[str] = []
+    errors: list[str] = []
     env: EnvType = {"resolver": resolver, "problems": problems, "icons": icons, "lang": lang}
-    protected = _protect_tokens(source if inline else _end_lists(source), icons, problems)
+    protected = _protect_tokens(source if inline else _end_lists(source), icons, problems,
+                                errors)
     tokens = _MD.parseInline(protected, env) if inline else _MD.parse(protected, env)
     # Rendering resolves links, so collect links and problems only afterwards.
     html_out = _MD.renderer.render(tokens, _MD.options, env)
@@ -360,7 +401,38 @@ def _render(source: str, resolver: Resolver, icons: IconSet, lang: str, *,
         links=list(dict.fromkeys(env.get("links", []))),
         anchors=dict(env.get("anchors", {})),
         problems=list(dict.fromkeys(env.get("problems", []))),
+        errors=list(dict.fromkeys([*errors, *raw_markup(tokens)])),
     )
+
+
+#: Markup that markdown-it left as text: a link it could not read (`[label]](/card/05048)`,
+#: `[label] (#Id)`) or emphasis it could not close (`**` across a paragraph break).
+_RAW_LINK = re.compile(r"\[[^\]\n]*\]{1,2}\s*\]?\((?:#|/card/|<title:)[^)\n]*\)?|\]\((?:#|/card/)")
+_RAW_EMPHASIS = re.compile(r"\*\*|__")
+
+
+def raw_markup(tokens: Sequence[Token]) -> list[str]:
+    """One line per piece of markup the page would show as it is written (`check` errors)."""
+    found: dict[str, str] = {}
+    for token in _text_tokens(tokens):
+        for pattern, what, hint in _RAW:
+            match = pattern.search(token.content)
+            if match is not None and what not in found:
+                shown = token.content[max(0, match.start() - 20): match.end() + 20].strip()
+                found[what] = f"{what} markup would show as written: “{shown}” ({hint})"
+    return list(found.values())
+
+
+_RAW = ((_RAW_LINK, "link", "a link is [label](#Id) or [label](/card/01234)"),
+        (_RAW_EMPHASIS, "bold", "open and close it in the same paragraph"))
+
+
+def _text_tokens(tokens: Sequence[Token]) -> Iterator[Token]:
+    for token in tokens:
+        if token.children:
+            yield from _text_tokens(token.children)
+        elif token.type == "text":
+            yield token
 
 
 def _plain_text(tokens: Sequence[Token], icons: IconSet, lang: str) -> str:

@@ -3,13 +3,17 @@
 The same functions run on the entries (at index time) and on the query, so a consistent
 approximation beats a linguistically perfect one on one side only:
 
-* **words** — runs of Hangul, Latin letters or digits from `normalize_text`;
+* **words** — runs of Hangul, of digits, of Han ideographs or of other letters (any script:
+  `scripts.py`) from `normalize_text`;
 * **variants** — a Hangul word plus every stem left after removing a known particle or ending
   (`조사자가` → 조사자가, 조사자; `회피하면` → 회피하면, 회피; `공격받은` → 공격받은, 공격받, 공격);
 * **bigrams** — Hangul syllable bigrams of the text with spaces removed, so `틈새공격` and
   `틈새 공격` share 틈새, 새공, 공격;
 * **English** — Latin words lower-cased with a light plural stem (`clues` → clue), and the
-  English rule names hidden in ids (`Attack_of_Opportunity`) as aliases.
+  English rule names hidden in ids (`Attack_of_Opportunity`) as aliases;
+* **other scripts** (`scripts.py`) — words of other letters as written and with accents folded
+  (`fatalité`, `fatalite`), Cyrillic ones without their case endings; Han words by their
+  character bigrams (`han_grams`).
 
 Whoosh only ever sees the tokens produced here, joined by spaces (see `index.py`), so its
 pickled schema holds nothing but its own stock tokenizer.
@@ -22,12 +26,14 @@ from collections.abc import Iterable, Iterator
 
 from app.corpus.hangul import is_syllable
 from app.corpus.normalize import compact, normalize_text
+from app.search import scripts
 from app.search.contract import CONTRACT
 
 __all__ = [
     "alias_terms",
     "bigrams",
     "english_stem",
+    "han_grams",
     "index_bigrams",
     "index_words",
     "is_function_word",
@@ -40,7 +46,16 @@ __all__ = [
     "words",
 ]
 
-_WORD = re.compile(r"[가-힣]+|[a-z]+|[0-9]+|[ㄱ-ㅎㅏ-ㅣ]+")
+# A word: a run of Hangul syllables, of digits, of bare jamo, of Han ideographs, or of any
+# other letters (Unicode's: `[^\W\d_]` is a letter, or a digit that is not a decimal digit);
+# other Hangul letters are never part of a word (they never were). The browser engine gets
+# the same classes in JavaScript's syntax (`_JS_WORD`): `\p{L}\p{Nl}\p{No}` for letters.
+_HAN, _HANGUL_LETTERS = scripts.han_class(), scripts.hangul_class()
+_OTHER_LETTER = f"[^\\W\\d_{_HANGUL_LETTERS}{_HAN}]"
+_WORD = re.compile(rf"[가-힣]+|[0-9]+|[ㄱ-ㅎㅏ-ㅣ]+|[{_HAN}]+|{_OTHER_LETTER}+")
+_OTHER_WORD = re.compile(f"{_OTHER_LETTER}+")
+_JS_OTHER_LETTER = f"(?:(?![{_HANGUL_LETTERS}{_HAN}])[\\p{{L}}\\p{{Nl}}\\p{{No}}])"
+_JS_WORD = f"[가-힣]+|[0-9]+|[ㄱ-ㅎㅏ-ㅣ]+|[{_HAN}]+|{_JS_OTHER_LETTER}+"
 #: A word of bare jamo (`ㅌㅅ`): initials being typed, never looked up as a word.
 JAMO_RUN = re.compile(r"[ㄱ-ㅎㅏ-ㅣ]+")
 # An English name's separators, and its words (`alias_key`).
@@ -147,6 +162,7 @@ for _suffix, _final in [(s, 0) for s in _AFTER_MERGED] + [(s, _SS_FINAL) for s i
     _MERGED_BY_LAST[_suffix[-1]] = (*_MERGED_BY_LAST.get(_suffix[-1], ()), (_suffix, _final))
 
 _STEMS = CONTRACT.stems
+_SCRIPTS = CONTRACT.scripts
 _PLURALS = tuple((least, re.compile(pattern), added)
                  for least, pattern, added in _STEMS.english_suffixes)
 # What `title_parts` drops and splits at: numbering (`(1.1)`, `3단계.`), appendix and roman
@@ -221,9 +237,13 @@ def is_inflected(word: str) -> bool:
         len(word) > len(e) and word.endswith(e) for e in _VERB_ENDINGS)
 
 
+_SYLLABLES = re.compile("[가-힣]+")
+
+
 def is_hangul(word: str) -> bool:
-    """True when `word` is made of precomposed syllables only."""
-    return bool(word) and all(is_syllable(c) for c in word)
+    """True when `word` is made of precomposed syllables only (a regex: it is asked of every
+    term of the index at start-up)."""
+    return _SYLLABLES.fullmatch(word) is not None
 
 
 def words(text: str) -> list[str]:
@@ -258,7 +278,13 @@ def variants(word: str) -> tuple[str, ...]:
     form (피해, 확인, 무기, 의지 are not 피, 확, 무, 의).
     """
     if not is_hangul(word):
-        return (english_stem(word),) if word.isascii() and word.isalpha() else (word,)
+        if word.isascii():
+            return (english_stem(word),) if word.isalpha() else (word,)
+        if not _OTHER_WORD.fullmatch(word):
+            return (word,)  # bare jamo; a Han word (searched by its `han_grams`)
+        # As written first (it matches its own form and the folded one: it ranks first).
+        return tuple(unique(scripts.light_stem(english_stem(form))
+                            for form in scripts.letter_forms(word)))
     found = [word]
     frontier = [word]
     for _ in range(_STEMS.passes):
@@ -346,11 +372,17 @@ def bigrams(text: str) -> list[str]:
     return [syllables[i : i + 2] for i in range(len(syllables) - 1)]
 
 
+def han_grams(word: str) -> list[str]:
+    """A Han word's character bigrams (`contract.scripts.han_gram`), the tokens it is indexed
+    and searched by; [] for a word of any other script."""
+    return scripts.grams(word, _SCRIPTS.han_gram) if scripts.is_han(word) else []
+
+
 def index_words(text: str) -> list[str]:
-    """The word tokens stored for `text`: every variant of every word."""
+    """The word tokens stored for `text`: every variant of every word, a Han word's grams."""
     out: list[str] = []
     for word in words(text):
-        out.extend(variants(word))
+        out.extend(han_grams(word) or variants(word))
     return out
 
 
@@ -384,6 +416,11 @@ def title_parts(title: str) -> list[str]:
         key = "".join(_WORD.findall(part))
         if key and key not in out:
             out.append(key)
+    # A title in another script answers to its plain spelling too (`Élimination`).
+    for key in [k for k in out if not scripts.unfolded(k)]:
+        for form in scripts.letter_forms(key):
+            if form not in out:
+                out.append(form)
     return out
 
 
@@ -421,12 +458,15 @@ def compact_title(title: str) -> str:
     return "".join(_WORD.findall(compact(title)))
 
 
-def client_tables() -> dict[str, object]:
+def client_tables(*, unicode_tables: bool = True) -> dict[str, object]:
     """The analysis rules as data, for the browser engine (`app/search/client_index.py`,
     `static/engine.js`): the lists and patterns live here only, and the engine reads them.
 
     Patterns are given as their source text; each is written in the common subset of Python
-    and JavaScript regular expressions.
+    and JavaScript regular expressions, except the word patterns, given in JavaScript's syntax
+    for the same Unicode classes (`\\p{L}`: Python's `re` has no property escapes). Without
+    `unicode_tables`, the tables derived from this Python's Unicode data alone are left out
+    (the case folding table: ~0.2 s to make; the analysis version hashes the Unicode version).
     """
     return {
         "particles": list(_PARTICLES),
@@ -441,7 +481,10 @@ def client_tables() -> dict[str, object]:
         "ss_final": _SS_FINAL,
         "past_same_vowel": sorted(_PAST_SAME_VOWEL),
         "adnominal_finals": list(_ADNOMINAL_FINALS),
-        "word": _WORD.pattern,
+        "word": _JS_WORD,
+        "other_word": f"^{_JS_OTHER_LETTER}+$",
+        "han_word": f"^[{_HAN}]+$",
+        **scripts.client_tables(unicode_tables=unicode_tables),
         "jamo_run": JAMO_RUN.pattern,
         "alias_separators": _ALIAS_SEPARATORS.pattern,
         "alias_word": _ALIAS_WORD.pattern,

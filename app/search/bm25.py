@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Iterable, Iterator, Set
+from collections.abc import Iterable, Iterator, Mapping, Set
 from typing import Any
 
 from app.search.contract import CONTRACT
@@ -28,30 +28,35 @@ class FieldStats:
     """Document count, each field's per-document and average lengths, and the decoded
     postings of the terms queries have met (shared by all threads)."""
 
-    def __init__(self, reader: Any, fields: Iterable[str]) -> None:
+    def __init__(self, reader: Any, fields: Iterable[str],
+                 counts: Mapping[str, int] | None = None) -> None:
+        """`counts`: per field, the number of documents its statistics count (the documents
+        that can have it: `index.TRANSLATION_FIELDS` are only some); default every one."""
         self.decoded: dict[tuple[str, str], tuple[int, array[int], array[float]]] = {}
-        self.doc_count = int(reader.doc_count_all())
+        total = int(reader.doc_count_all())
         self.lengths: dict[str, list[int]] = {}
         self.average: dict[str, float] = {}
+        #: Per field, the documents counted (BM25's N).
+        self.counts: dict[str, int] = {}
         for field in fields:
-            lengths = [int(reader.doc_field_length(d, field, 0) or 0)
-                       for d in range(self.doc_count)]
+            lengths = [int(reader.doc_field_length(d, field, 0) or 0) for d in range(total)]
+            count = total if counts is None else counts.get(field, total)
             self.lengths[field] = lengths
-            self.average[field] = max(1.0, sum(lengths) / max(1, self.doc_count))
+            self.counts[field] = count
+            self.average[field] = max(1.0, sum(lengths) / max(1, count))
 
 
 def score_terms(reader: Any, stats: FieldStats, terms: Iterable[tuple[str, str, float]],
                 allowed: Set[int] | None = None) -> dict[int, float]:
     """Sum of boosted BM25 scores per document number over `terms` (field, text, boost)."""
     scores: dict[int, float] = {}
-    n = stats.doc_count
     k1, field_b = CONTRACT.bm25.k1, CONTRACT.bm25.field_b
     for field, text, boost in terms:
         found = _postings(reader, stats, field, text)
         if found is None:
             continue
         df, postings = found
-        idf = (math.log(n / (df + 1)) + 1) * boost
+        idf = (math.log(stats.counts[field] / (df + 1)) + 1) * boost
         b = field_b[field]
         lengths = stats.lengths[field]
         norm = k1 * (1 - b)

@@ -37,18 +37,24 @@ from typing import Any
 from whoosh.util.numeric import byte_to_length, length_to_byte
 
 from app.corpus.hangul import CHOSEONG, JONGSEONG, JUNGSEONG
-from app.corpus.models import Corpus
+from app.corpus.models import Corpus, Entry
 from app.corpus.normalize import SPACES
 from app.search import analysis, contract, rank
 from app.search.documents import Document, documents
-from app.search.index import ANALYSIS_VERSION, FIELDS, entry_fields
+from app.search.index import (
+    ANALYSIS_VERSION,
+    FIELDS,
+    TRANSLATION_FIELDS,
+    entry_fields,
+    title_tokens,
+)
 from app.search.rewrite import game_name_keys, related_tables
 from app.search.snippet import LIST_MARK
 from app.search.titles import positions
 from app.urls import Urls
 
 __all__ = ["DERIVED", "LENGTH_STEPS", "SHIPPED", "decode_postings", "encode_postings",
-           "index", "stored_length", "texts"]
+           "index", "language_index", "language_texts", "languages", "stored_length", "texts"]
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 #: Postings numbers are written in this base (the engine reads it from `rules`).
@@ -56,7 +62,7 @@ _RADIX = len(_DIGITS)
 #: Fields shipped as postings; the body fields are derived from the texts by the engine.
 SHIPPED = ("title_w", "title_bg", "alias")
 #: Fields the engine derives from `texts`.
-DERIVED = tuple(f for f in FIELDS if f not in SHIPPED)
+DERIVED = tuple(f for f in FIELDS if f not in SHIPPED and f not in TRANSLATION_FIELDS)
 
 
 def _base36(number: int) -> str:
@@ -118,15 +124,18 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
     number = {doc.id: n for n, doc in enumerate(docs)}
     games = [g.id for g in corpus.games]
     postings: dict[str, dict[str, Counter[int]]] = {f: {} for f in SHIPPED}
-    lengths: dict[str, list[int]] = {f: [] for f in SHIPPED}
+    # The translation fields' lengths are the server's, over every language: the engine gets
+    # their postings one language at a time (`language_index`, `language_texts`).
+    lengths: dict[str, list[int]] = {f: [] for f in (*SHIPPED, *TRANSLATION_FIELDS)}
     for n, doc in enumerate(docs):
         fields = entry_fields(doc)
-        for field in SHIPPED:
+        for field in lengths:
             tokens = fields[field].split()
             lengths[field].append(stored_length(len(tokens)))
-            table = postings[field]
-            for token in tokens:
-                table.setdefault(token, Counter())[n] += 1
+            if field in postings:
+                table = postings[field]
+                for token in tokens:
+                    table.setdefault(token, Counter())[n] += 1
     placeholders: dict[str, int] = {}
     for doc in docs:
         targets = doc.entry.links_to
@@ -151,7 +160,19 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
             "placeholder": [int(doc.entry.placeholder) for doc in docs],
             #: A "see X" pointer's docnum → X's docnum.
             "see": placeholders,
+            #: 1 when the entry's own title and text are in the entry's fields (0: an entry
+            #: of a translation other than English, searched in the translation fields).
+            "base": [int(doc.base) for doc in docs],
+            "lang": [doc.entry.lang for doc in docs],
         },
+        #: Per field, the documents its BM25 statistics count (`bm25.FieldStats`).
+        "counts": {f: sum(1 for d in docs if d.translated) if f in TRANSLATION_FIELDS
+                   else sum(1 for d in docs if d.base) for f in FIELDS},
+        #: The translation languages whose files (`language_index`, `language_texts`) exist.
+        "languages": languages(corpus, docs),
+        #: Every language's own name (`languages.json`): "한국어" beside a translation's title.
+        "language_names": {s.spec.lang: corpus.language(s.spec.lang).name
+                           for s in corpus.sources},
         "titles": {
             "parts": titles,
             #: Each document's place among titles that match equally well.
@@ -189,13 +210,63 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
 
 
 def texts(corpus: Corpus) -> dict[str, Any]:
-    """Each document's text (`Document.text`: the entry's, then its translations'), in
-    docnum order: what the server indexes, ranks and quotes; and the questions each answers
-    (`Document.asks`), indexed and ranked with it, never quoted."""
+    """Each document's text (`Document.text`: the entry's, then its English translation's),
+    in docnum order: what the server indexes, ranks and quotes in the entry's fields; and the
+    questions each answers (`Document.asks`), indexed and ranked with it, never quoted."""
     docs = documents(corpus)
     return {
         "version": corpus.version,
         "analysis": ANALYSIS_VERSION,
         "texts": [doc.text for doc in docs],
         "asks": [doc.asks for doc in docs],
+    }
+
+
+def languages(corpus: Corpus, docs: tuple[Document, ...]) -> list[str]:
+    """The languages of the documents' translations other than English, in the manifest's
+    order: the order of each document's translations (`Document.translated`), which the
+    engine follows when it adds them."""
+    found = {t.lang for doc in docs for t in doc.translated}
+    return [lang for lang in dict.fromkeys(s.spec.lang for s in corpus.sources)
+            if lang in found]
+
+
+def _in_language(docs: tuple[Document, ...], lang: str) -> list[tuple[int, Entry]]:
+    return [(n, t) for n, doc in enumerate(docs) for t in doc.translated if t.lang == lang]
+
+
+def language_index(corpus: Corpus, urls: Urls, lang: str) -> dict[str, Any] | None:
+    """What the engine adds to search in `lang` (a translation other than English), or None
+    when the corpus has no such translation: per document (by docnum), the entry in `lang`
+    (id, title, URL) and its title forms, and the `title_tr` postings of its titles."""
+    docs = documents(corpus)
+    found = _in_language(docs, lang)
+    if not found:
+        return None
+    table: dict[str, Counter[int]] = {}
+    for n, entry in found:
+        for token in title_tokens(entry.title):
+            table.setdefault(token, Counter())[n] += 1
+    return {
+        "version": corpus.version,
+        "analysis": ANALYSIS_VERSION,
+        "lang": lang,
+        "entries": {str(n): [e.id, e.title, urls.entry(e.id)] for n, e in found},
+        "parts": {str(n): analysis.title_parts(e.title) for n, e in found},
+        "postings": {"title_tr": {term: encode_postings(hits)
+                                  for term, hits in sorted(table.items())}},
+    }
+
+
+def language_texts(corpus: Corpus, lang: str) -> dict[str, Any] | None:
+    """The texts of the entries in `lang` by docnum (their `body_tr` postings and snippets),
+    or None when the corpus has no translation in `lang`."""
+    found = _in_language(documents(corpus), lang)
+    if not found:
+        return None
+    return {
+        "version": corpus.version,
+        "analysis": ANALYSIS_VERSION,
+        "lang": lang,
+        "texts": {str(n): e.text for n, e in found},
     }

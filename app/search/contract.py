@@ -1,7 +1,7 @@
 """The search contract: every value the server's search and the browser engine share.
 
 Declared here once, stage by stage in the pipeline's order (docs/search.md): clean, rewrite,
-stems, typos, titles, boosts, BM25, tiers, re-rank, order, snippets; the budget and the
+stems, scripts, typos, titles, boosts, BM25, tiers, re-rank, order, snippets; the budget and the
 result limits bound them all. The Python modules read `CONTRACT` (`CONTRACT.rerank.proximity`);
 `client_index.index` ships it whole (`shipped()`, every field of every section, no list of
 names to keep), and static/engine.js reads every number and list from the index it loads.
@@ -158,6 +158,15 @@ class Stems:
 
 
 @dataclass(frozen=True)
+class Scripts:
+    """`scripts.py` and `analysis.han_grams`: words of scripts other than Hangul."""
+
+    #: A run of Han ideographs (no spaces between words) is indexed and searched by its
+    #: character bigrams, as Lucene's CJK analysis does; a lone ideograph by itself.
+    han_gram: int = 2
+
+
+@dataclass(frozen=True)
 class Typos:
     """`fuzzy.py`: how far a typo may be from what was meant, and how many are looked at."""
 
@@ -167,6 +176,9 @@ class Typos:
     hangul_edits: tuple[tuple[int, int], ...] = ((2, 1), (3, 2))
     #: The same by letters, for words of other scripts.
     letter_edits: tuple[tuple[int, int], ...] = ((4, 1), (8, 2))
+    #: The same by ideographs, for Han words: none, since one ideograph more or less is
+    #: another word.
+    han_edits: tuple[tuple[int, int], ...] = ()
     #: Closest terms a correction considers before the script and length checks.
     candidates: int = 32
     #: A correction differs from the word by at most this many characters in length.
@@ -214,6 +226,11 @@ class Boosts:
     alias: float = 8.0
     #: The whole English query as one name (`attackofopportunity`): twice `alias`.
     alias_whole: float = 16.0
+    #: A word in a translation's title (not English's, which is the alias), against a title
+    #: word (`title_w`): the same, since it is the entry's title in the query's language.
+    title_tr: float = 1.0
+    #: A word in a translation's text, against a body word: the same.
+    body_tr: float = 1.0
     #: The whole query, spaces removed, as a title word (`조우덱` = 조우 덱). Hand-tuned.
     title_whole: float = 10.0
     #: A correction or a loanword counts for this much of the word it stands for: the player
@@ -229,7 +246,7 @@ class Boosts:
 
 def _field_b() -> Mapping[str, float]:
     return MappingProxyType({"title_w": 0.4, "title_bg": 0.4, "alias": 0.2, "body_w": 0.75,
-                             "body_bg": 0.75})
+                             "body_bg": 0.75, "title_tr": 0.4, "body_tr": 0.75})
 
 
 @dataclass(frozen=True)
@@ -356,6 +373,7 @@ class Contract:
     clean: Clean = Clean()
     rewrite: Rewriting = Rewriting()
     stems: Stems = Stems()
+    scripts: Scripts = Scripts()
     typos: Typos = Typos()
     titles: Titles = Titles()
     boosts: Boosts = Boosts()
@@ -415,9 +433,8 @@ def blank_ranges(categories: tuple[str, ...]) -> list[tuple[int, int]]:
 #: The modules whose code decides the index's tokens and the client index's layout: a change
 #: to any of them, as to the contract or the tables, makes a new analysis version.
 _VERSIONED = ("app/corpus/hangul.py", "app/corpus/normalize.py", "app/search/analysis.py",
-              "app/search/layout.py",
-              "app/search/contract.py", "app/search/documents.py", "app/search/index.py",
-              "app/search/client_index.py")
+              "app/search/scripts.py", "app/search/layout.py", "app/search/contract.py",
+              "app/search/documents.py", "app/search/index.py", "app/search/client_index.py")
 _ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -22,6 +22,7 @@ from rapidfuzz.distance import Levenshtein
 
 from app.corpus.hangul import CHOSEONG, decompose, has_final, initial_range, is_syllable
 from app.search.contract import CONTRACT
+from app.search.scripts import is_han
 
 __all__ = [
     "Vocabulary",
@@ -30,6 +31,7 @@ __all__ = [
     "is_initials",
     "max_distance",
     "prefix_pattern",
+    "script_of",
 ]
 
 #: Words whose corrections each vocabulary remembers: far more than the distinct typos players
@@ -50,7 +52,16 @@ def max_distance(word: str) -> int:
     syllables = sum(1 for c in word if is_syllable(c))
     if syllables:
         return edits_for(syllables, CONTRACT.typos.hangul_edits)
+    if is_han(word):
+        return edits_for(len(word), CONTRACT.typos.han_edits)
     return edits_for(sum(1 for c in word if c.isalpha()), CONTRACT.typos.letter_edits)
+
+
+def script_of(word: str) -> str:
+    """Which script a correction must share with the word it corrects: Hangul, ASCII or any
+    other (`Vocabulary.corrections` never turns one into another)."""
+    return "hangul" if any(is_syllable(c) for c in word) else "ascii" if word.isascii() else (
+        "other")
 
 
 def edits_for(count: int, steps: Sequence[tuple[int, int]]) -> int:
@@ -71,17 +82,18 @@ def is_initials(text: str) -> bool:
 def prefix_pattern(text: str) -> re.Pattern[str] | None:
     """A regex matching the compact titles that `text` is the start of, or None.
 
-    Only Hangul syllables and initial consonants take part; anything else gives None.
+    Hangul syllables and initial consonants take part as such, letters of other scripts as
+    themselves (`verd` → Verderben); anything else gives None.
     """
     chars = [c for c in text if not c.isspace()]
-    if not chars or not all(is_syllable(c) or c in _INITIAL_SET for c in chars):
+    if not chars or not all(is_syllable(c) or c in _INITIAL_SET or c.isalpha() for c in chars):
         return None
     parts: list[str] = []
     for position, char in enumerate(chars):
         if char in _INITIAL_SET:
             first, last = initial_range(char)
             parts.append(f"[{first}-{last}]")
-        elif position == len(chars) - 1 and not has_final(char):
+        elif position == len(chars) - 1 and is_syllable(char) and not has_final(char):
             parts.append(f"[{char}-{chr(ord(char) + 27)}]")
         else:
             parts.append(re.escape(char))
@@ -145,12 +157,12 @@ class Vocabulary:
             query, self._jamo, scorer=Levenshtein.distance, score_cutoff=allowed,
             limit=CONTRACT.typos.candidates,
         )
-        hangul = any(is_syllable(c) for c in word)
+        script = script_of(word)
         length = len(word)
         best: list[Correction] = []
         for _, score, index in found:
             term = self.terms[index]
-            if (hangul != any(is_syllable(c) for c in term)
+            if (script != script_of(term)
                     or abs(len(term) - length) > CONTRACT.typos.length_slack):
                 continue
             best.append(Correction(term, int(score)))

@@ -6,7 +6,9 @@ ours is unpickled at open time and the analysis can change without breaking old 
 change bumps `ANALYSIS_VERSION`, which makes `open_or_build` rebuild).
 
 Fields: `id` (stored), `game`, `source` (filters), `title_w` / `body_w` (word variants),
-`title_bg` / `body_bg` (space-insensitive bigrams), `alias` (English rule names from ids).
+`title_bg` / `body_bg` (space-insensitive bigrams), `alias` (English rule names from ids),
+`title_tr` / `body_tr` (the titles and texts of the translations other than English:
+`documents.py`).
 """
 
 from __future__ import annotations
@@ -40,9 +42,12 @@ log = logging.getLogger(__name__)
 
 #: Derived, never typed: a hash of the contract, the analysis tables and the code that makes
 #: the tokens (`contract.digest`). Indexes built under another version are rebuilt.
-ANALYSIS_VERSION = contract.digest(analysis.client_tables())
+ANALYSIS_VERSION = contract.digest(analysis.client_tables(unicode_tables=False))
 _STAMP = "CORPUS_VERSION"
-FIELDS = ("title_w", "title_bg", "body_w", "body_bg", "alias")
+FIELDS = ("title_w", "title_bg", "body_w", "body_bg", "alias", "title_tr", "body_tr")
+#: The translation fields: only documents with a translation count in their statistics
+#: (`bm25.FieldStats`), so the entry's own fields score the same with or without them.
+TRANSLATION_FIELDS = ("title_tr", "body_tr")
 
 
 class SharedRamStorage(RamStorage):  # type: ignore[misc]
@@ -85,13 +90,15 @@ def schema() -> Schema:
         body_w=text(),
         body_bg=text(),
         alias=text(),
+        title_tr=text(),
+        body_tr=text(),
     )
 
 
 def entry_fields(doc: Document) -> dict[str, str]:
     """The tokens stored for one document, per field, as space-separated strings."""
     entry = doc.entry
-    title_words = analysis.index_words(entry.title) + analysis.title_parts(entry.title)
+    own = entry.title if doc.base else ""
     aliases = analysis.alias_terms(doc.english)
     if aliases:
         aliases.append(analysis.alias_key(doc.english))
@@ -99,12 +106,20 @@ def entry_fields(doc: Document) -> dict[str, str]:
         "id": entry.id,
         "game": entry.game,
         "source": entry.source,
-        "title_w": " ".join(title_words),
-        "title_bg": " ".join(analysis.index_bigrams(entry.title)),
+        "title_w": " ".join(title_tokens(own)),
+        "title_bg": " ".join(analysis.index_bigrams(own)),
         "body_w": " ".join(analysis.index_words(doc.searched)),
         "body_bg": " ".join(analysis.index_bigrams(doc.searched)),
         "alias": " ".join(aliases),
+        "title_tr": " ".join(t for other in doc.translated for t in title_tokens(other.title)),
+        "body_tr": " ".join(t for other in doc.translated
+                            for t in analysis.index_words(other.text)),
     }
+
+
+def title_tokens(title: str) -> list[str]:
+    """A title's word tokens: its words' variants (or grams), then its compact forms."""
+    return analysis.index_words(title) + analysis.title_parts(title) if title else []
 
 
 @dataclass(frozen=True)

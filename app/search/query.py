@@ -46,6 +46,8 @@ class QueryWord:
     #: For an unknown Hangul word with no correction: the English word or name it sounds
     #: like (`클루` → clue), searched instead (`loanwords.LoanwordTable`).
     english: str = ""
+    #: A Han word's character bigrams (`analysis.han_grams`): what it is looked up by.
+    grams: tuple[str, ...] = ()
 
     @property
     def english_words(self) -> tuple[str, ...]:
@@ -88,7 +90,8 @@ class Plan:
         only_word = len(self.words) == 1
         terms: list[str] = []
         for word in self.words:
-            for form in (word.text, word.stem, *word.corrections, *word.english_words):
+            for form in (word.text, word.stem, *word.corrections, *word.english_words,
+                         *word.grams):
                 if len(form) >= CONTRACT.snippet.min_term or (only_word and form):
                     terms.append(form)
         return list(analysis.unique(terms))
@@ -134,11 +137,12 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
                 break
             hangul = analysis.is_hangul(token)
             forms = analysis.variants(token)
+            grams = tuple(analysis.han_grams(token))
             stem = min(forms, key=len) if hangul else forms[0]
             vocab = hangul_vocab if hangul else english_vocab
             # A word a related-words line matched is a word players use (사기 of 카드 사기,
             # 서리 of 서리 토큰): never a typo, whatever the index holds.
-            known = token.isdigit() or token in joined or any(f in vocab for f in forms)
+            known = token.isdigit() or token in joined or any(f in vocab for f in grams or forms)
             corrections: tuple[str, ...] = ()
             # A verb form (빠지면, 죽거나) is not a misspelt rules term, unless its stem is a
             # long one (틈새공걱하면 → 틈새공격); and it is never a loanword.
@@ -167,13 +171,17 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
                          if (f == token or analysis.is_particle(token[len(f):]))
                          and (len(raw) <= 2 or len(hangul_skeleton(f)) >= _SENTENCE_SKELETON)]
                 english = next(filter(None, map(loanword, heard)), None) or ""
-            analysed[token] = QueryWord(token, forms, stem, hangul, known, corrections, english)
+            analysed[token] = QueryWord(token, forms, stem, hangul, known, corrections, english,
+                                        grams)
         considered.append(token)
     compact = "".join(considered)
     stem_compact = "".join(analysed[t].stem for t in considered)
     words = tuple(analysed.values())
-    alias = analysis.alias_key(text) if any(w.text.isalpha() and not w.hangul
-                                            for w in words) else ""
+    # An English reading only when the words that are not Hangul are all ASCII: an alias key
+    # keeps ASCII letters alone (`nachrüsten` would read "nachrsten").
+    letters = [w.text for w in words if w.text.isalpha() and not w.hangul]
+    alias = analysis.alias_key(text) if letters and all(
+        w.isascii() for w in letters) else ""
     return Plan(text, words, initials, compact, stem_compact, alias, related)
 
 
@@ -182,11 +190,14 @@ def _typing_initials(raw: list[str]) -> bool:
     return any(analysis.JAMO_RUN.fullmatch(w) for w in raw)
 
 
-def weighted_terms(plan: Plan, budget: Budget = CONTRACT.budget) -> list[tuple[str, str, float]]:
+def weighted_terms(plan: Plan, budget: Budget = CONTRACT.budget, *,
+                   translations: bool = False) -> list[tuple[str, str, float]]:
     """The (field, term, boost) triples to look up for `plan`, in a stable order.
 
     At most `budget.lookups` of them, chosen in priority order: the whole query's forms, then
-    word by word in query order, each word's forms, corrections and bigrams.
+    word by word in query order, each word's forms, corrections and bigrams. With
+    `translations` (the index has translations other than English), each word that is not
+    Hangul is also looked up in their title and text (`title_tr`, `body_tr`).
     """
     # Insertion order is the priority; a term added again keeps its place and its best boost.
     boosts: dict[tuple[str, str], float] = {}
@@ -219,10 +230,21 @@ def weighted_terms(plan: Plan, budget: Budget = CONTRACT.budget) -> list[tuple[s
                 weight = _B.short_stem if len(form) == 1 and len(word.text) > 1 else 1.0
                 add("title_w", form, title_w * weight)
                 add("body_w", form, _B.body_w * weight)
+        elif word.grams:
+            for gram in word.grams:
+                add("title_w", gram, title_w)
+                add("body_w", gram, _B.body_w)
         else:
-            add("alias", word.stem, _B.alias)
-            add("body_w", word.stem, _B.body_w)
-            add("title_w", word.stem, title_w)
+            # As written, then folded (`fatalité`, `fatalite`): an ASCII word has one form.
+            for form in word.variants:
+                add("alias", form, _B.alias)
+                add("body_w", form, _B.body_w)
+                add("title_w", form, title_w)
+        # Numbers are in every language: only words are looked up in the translations.
+        if translations and not word.hangul and not word.text.isdigit():
+            for form in word.grams or word.variants:
+                add("title_tr", form, title_w * _B.title_tr)
+                add("body_tr", form, _B.body_w * _B.body_tr)
         for english in word.english_words:
             add("alias", english, _B.alias * _B.corrected)
             add("title_w", english, _B.title_w * _B.corrected)

@@ -28,8 +28,9 @@ from dataclasses import dataclass
 
 from app.search import analysis
 from app.search.contract import CONTRACT
-from app.search.documents import Document
+from app.search.documents import Document, segment
 from app.search.query import Plan
+from app.search.scripts import fold_text
 
 __all__ = ["SENTENCE_END", "Features", "Prepared", "Reranker"]
 
@@ -81,7 +82,8 @@ class Prepared:
 
     plan: Plan
     groups: tuple[tuple[tuple[str, ...], float], ...]
-    #: Adjacent groups' forms: (first word's forms, next word's forms).
+    #: Adjacent groups' forms: (first word's forms, next word's forms), for groups of two
+    #: words (a Han word's grams overlap: they are never apart).
     pairs: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]
     query_forms: frozenset[str]
     joined: str
@@ -89,6 +91,8 @@ class Prepared:
     #: in, decided once per query rather than once per form and document.
     split: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
     total: float = 0.0
+    #: The index of each pair's first group (the pair is that group and the next).
+    pair_at: tuple[int, ...] = ()
 
 
 class Reranker:
@@ -100,13 +104,18 @@ class Reranker:
     @staticmethod
     def prepare(plan: Plan) -> Prepared:
         """The query's side of the features (its words are already bounded by the budget)."""
-        groups = tuple(_word_groups(plan))
-        pairs = tuple((a[0], b[0]) for a, b in itertools.pairwise(groups))
-        forms = frozenset(f for w in plan.words for f in (*w.variants, *w.corrections))
+        grouped = _word_groups(plan)
+        groups = tuple((forms, weight) for forms, weight, _ in grouped)
+        pair_at = tuple(i for i, (a, b) in enumerate(itertools.pairwise(grouped))
+                        if a[2] != b[2])
+        pairs = tuple((groups[i][0], groups[i + 1][0]) for i in pair_at)
+        forms = frozenset(fold_text(f) for w in plan.words for f in (*w.variants,
+                                                                     *w.corrections))
         split = tuple((tuple(f for f in g if not _is_latin(f)), tuple(f for f in g if _is_latin(f)))
                       for g, _ in groups)
-        return Prepared(plan, groups, pairs, forms, plan.stem_compact + plan.compact, split,
-                        sum(weight for _, weight in groups))
+        return Prepared(plan, groups, pairs, forms,
+                        fold_text(plan.stem_compact + plan.compact), split,
+                        sum(weight for _, weight in groups), pair_at)
 
     def features(self, query: Prepared, entry_id: str) -> Features:
         """The entry's features for the prepared query."""
@@ -122,7 +131,7 @@ class Reranker:
         proximity = 0.0
         if query.pairs:
             # Pair i is groups i and i + 1; a pair with a word the entry lacks is never near.
-            proximity = sum(1 for i, (a, b) in enumerate(query.pairs)
+            proximity = sum(1 for i, (a, b) in zip(query.pair_at, query.pairs, strict=True)
                             if has[i] and has[i + 1] and _near(_side(doc, a[0]), a, b)
                             ) / len(query.pairs)
         passage = 0.0
@@ -136,11 +145,19 @@ class Reranker:
 
 def _prepare(doc: Document) -> _Doc:
     entry = doc.entry
-    title_text = analysis.compact_title(entry.title)
+    # Accents folded (`fold_text`) on both sides: `fatalite` is in a text that says fatalité.
+    title_text = fold_text(analysis.compact_title(entry.title), remember=True)
     title_words = tuple(
-        analysis.variants(w) for w in analysis.words(entry.title)
+        tuple(fold_text(f, remember=True) for f in analysis.variants(w))
+        for w in analysis.words(entry.title)
         if not w.isdigit() and not analysis.is_function_word(w))
-    sentences = [analysis.words(s) for s in SENTENCE_END.split(doc.searched)]
+    sentences = [analysis.words(s) for s in
+                 SENTENCE_END.split(fold_text(doc.searched.strip(), remember=True))]
+    # The translations' sentences after the entry's own, without their numbers: numbers are
+    # in every language, and a Korean query's only words that are not Hangul.
+    sentences += [[w for w in analysis.words(s) if not w.isdigit()]
+                  for t in doc.translated
+                  for s in SENTENCE_END.split(fold_text(segment(t), remember=True))]
     lines = [title_text] + ["".join(w for w in ws if not _is_latin(w)) for ws in sentences]
     lines = [line for line in lines if line]
     starts, at = [], 0
@@ -217,20 +234,26 @@ def _near(text: str, first: tuple[str, ...], then: tuple[str, ...]) -> bool:
     return False
 
 
-def _word_groups(plan: Plan) -> list[tuple[tuple[str, ...], float]]:
-    """Each content word of the query as the forms that count as present, with its weight.
+def _word_groups(plan: Plan) -> list[tuple[tuple[str, ...], float, int]]:
+    """Each content word of the query as the forms that count as present, with its weight
+    and the number of the query word it comes from.
 
     A related word the rewrite added (`포함` beside `넣을`) is a form of the typed word's
     group, not a word of its own: an entry saying either has the word once, and one saying
     both is not counted twice.
     """
     joins = dict(plan.related)
-    groups: list[tuple[tuple[str, ...], float]] = []
+    groups: list[tuple[tuple[str, ...], float, int]] = []
     at: dict[str, int] = {}
-    for word in plan.words:
+    for number, word in enumerate(plan.words):
         if analysis.is_function_word(word.text):
             continue
-        forms = tuple(f for f in (word.stem, *word.corrections, *word.english_words) if f)
+        if word.grams:
+            # A Han word counts as much as another word, shared among its grams.
+            groups.extend(((gram,), 1.0 / len(word.grams), number) for gram in word.grams)
+            continue
+        forms = tuple(fold_text(f) for f in (word.stem, *word.corrections, *word.english_words)
+                      if f)
         if not forms:
             continue
         weight = _R.short_word if len(word.stem) == 1 and word.hangul else 1.0
@@ -238,10 +261,10 @@ def _word_groups(plan: Plan) -> list[tuple[tuple[str, ...], float]]:
         if typed in at:
             i = at[typed]
             merged = tuple(dict.fromkeys((*groups[i][0], *forms)))
-            groups[i] = (merged, max(groups[i][1], weight))
+            groups[i] = (merged, max(groups[i][1], weight), groups[i][2])
             continue
         at[word.text] = len(groups)
-        groups.append((forms, weight))
+        groups.append((forms, weight, number))
     return groups
 
 

@@ -170,12 +170,13 @@ class Rewriter:
                 # 리커닝); two apart is another word (트로피 is not 트로마).
                 if close and close[0].distance <= _RULES.spelling_distance:
                     found = (1, table[close[0].term], analysis.stem(word))
-            # An English variant counts only when the index does not know its words ("AoO",
-            # "XP"), and only as the whole query or inside a Korean one ("XP 계산"): English
+            # An English (or other non-Hangul) variant counts only when the index does not know
+            # its words ("AoO", "XP"), and only as the whole query or inside a Korean one
+            # ("XP 계산"): English
             # words find the English originals themselves (with the English sentence as the
             # snippet), and an English title ("Clues on Player Cards") must not turn into a
             # Korean term's search.
-            if found is not None and words[i].isascii() and (
+            if found is not None and not analysis.is_hangul(words[i]) and (
                     (found[0] != len(words) and not korean) or all(
                         any(known(v) for v in analysis.variants(w))
                         for w in words[i : i + found[0]])):
@@ -184,7 +185,7 @@ class Rewriter:
                 length, officials, said = found
                 typed = " ".join(words[i : i + length])
                 out.extend(officials)
-                if typed.isascii():
+                if not any(analysis.is_hangul(w) for w in words[i : i + length]):
                     out.append(typed)
                 # The notice quotes the player's words without their particle (‘클루’, not
                 # ‘클루를’): the form that matched the synonyms line.

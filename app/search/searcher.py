@@ -34,17 +34,25 @@ from pathlib import Path
 from typing import Any
 
 from app.corpus.models import Corpus
-from app.search import analysis
+from app.search import analysis, scripts
 from app.search.bm25 import FieldStats, score_terms
 from app.search.contract import CONTRACT, Budget, Tier, TitleRank
-from app.search.documents import documents
+from app.search.documents import Document, documents, segment
 from app.search.fuzzy import Vocabulary
-from app.search.index import FIELDS, Attachment, attached, load_index, save_index
+from app.search.index import (
+    FIELDS,
+    TRANSLATION_FIELDS,
+    Attachment,
+    attached,
+    load_index,
+    save_index,
+)
 from app.search.layout import from_qwerty, to_qwerty
 from app.search.loanwords import LoanwordTable
 from app.search.query import Plan, clean, make_plan, weighted_terms
 from app.search.rank import Features, Reranker
 from app.search.rewrite import Rewrite, Rewriter, game_name_keys, related_tables
+from app.search.scripts import fold, fold_text
 from app.search.snippet import flatten, make_snippet, present_terms, squash, term_pattern
 from app.search.titles import TitleHit, TitleTable
 
@@ -60,10 +68,36 @@ _LAYOUT_WORD = re.compile(r"[A-Za-z]+|[가-힣ㄱ-ㅎㅏ-ㅣ]+")
 
 @dataclass(frozen=True)
 class Hit:
-    """One result: the entry's id and an HTML-safe snippet with `<mark>`s."""
+    """One result: the entry's id and an HTML-safe snippet with `<mark>`s, cut from the text
+    of `shown`: the entry itself, or the translation whose language the query is in (its
+    title is the one to show, with the entry beside it)."""
 
     id: str
     snippet: str
+    shown: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.shown:
+            object.__setattr__(self, "shown", self.id)
+
+
+@dataclass(frozen=True)
+class _Segment:
+    """One language of a document as snippets cut it: the entry shown, its text flattened,
+    the same folded (`scripts.fold_text`, as long) and squashed (`present_terms`), and the
+    source it comes from."""
+
+    shown: str
+    source: str
+    flat: str
+    folded: str
+    squashed: str
+    #: The squashed text with umlauts spelled out too (`nachruesten`), if that differs.
+    spelled: str = ""
+
+    def has(self, term: str) -> bool:
+        """Whether a folded, case-folded term is in the text."""
+        return term in self.squashed or (bool(self.spelled) and term in self.spelled)
 
 
 @dataclass(frozen=True)
@@ -131,9 +165,10 @@ class SearchIndex:
         self._attachments: tuple[Attachment, ...] = ()
         self._local = threading.local()
         self._documents = {doc.id: doc for doc in documents(corpus)}
-        # Each document's text as snippets cut it and as `present_terms` tests it, made once.
-        self._flat = {i: flatten(d.text) for i, d in self._documents.items()}
-        self._squashed = {i: squash(d.text) for i, d in self._documents.items()}
+        # Each document's texts as snippets cut them and as `present_terms` tests them, made
+        # once, when it is first a result (most never are: start-up need not wait for them):
+        # its own (with English), then each other translation's.
+        self._segments: dict[str, tuple[_Segment, ...]] = {}
         self.titles = TitleTable(tuple(self._documents.values()))
         self._reranker = Reranker(tuple(self._documents.values()))
         english = [d.english or (d.entry.title if d.entry.lang == "en" else "")
@@ -170,16 +205,24 @@ class SearchIndex:
                 fields["id"] for _, fields in sorted(reader.iter_docs(), key=lambda d: d[0])
             )
             self._hangul, self._english = _vocabularies(reader)
+            # The translation fields' statistics count the documents that have one.
+            base = sum(1 for d in self._documents.values() if d.base)
+            translated = sum(1 for d in self._documents.values() if d.translated)
+            self._stats = FieldStats(reader, FIELDS, {
+                f: translated if f in TRANSLATION_FIELDS else base for f in FIELDS})
+        #: Whether any document has a translation field: else they are not looked up at all.
+        self.translations = translated > 0
         # Every indexed word as a target, for the last resort of a search that found nothing.
         self._wide_hangul = self._hangul.widened()
         self._wide_english = self._english.widened()
-        with ix.reader() as reader:
-            self._stats = FieldStats(reader, FIELDS)
         self._docnums = {entry_id: n for n, entry_id in enumerate(self._ids)}
         self._filters: dict[tuple[str | None, str | None], frozenset[int]] = {}
         for doc in self._documents.values():
             entry = doc.entry
-            for key in ((entry.game, None), (None, entry.source), (entry.game, entry.source)):
+            # A translation's source finds the entries it translates (`Document.sources`).
+            keys = [(entry.game, None), *((key, source) for source in doc.sources
+                                          for key in (None, entry.game))]
+            for key in keys:
                 self._filters[key] = self._filters.get(key, frozenset()) | {
                     self._docnums[entry.id]}
 
@@ -362,33 +405,59 @@ class SearchIndex:
         if demote is not None:
             ranked.sort(key=demote)  # stable: each group keeps its order
         page = ranked[offset : offset + limit]
+        terms = list(analysis.unique(fold_text(t) for t in plan.highlight_terms()))
+        shown = [self.segment(entry_id, terms, source) for entry_id in page]
         pattern = term_pattern(present_terms(
-            plan.highlight_terms(), [self._squashed[entry_id] for entry_id in page],
-            max_chars=self.budget.highlight_chars, squashed=True))
+            terms, [s.squashed for s in shown], max_chars=self.budget.highlight_chars,
+            squashed=True))
         # A title hit reads from the rule's opening; a body hit from the sentence it matched.
         # The official term a players' word stood for is a title hit too (AoO → 틈새 공격).
         named_by = {analysis.compact_title(official) for _, official in rewrite.synonyms}
         hits = tuple(Hit(entry_id, make_snippet(
-            self._flat[entry_id], pattern, flattened=True,
+            s.flat, pattern, flattened=True, folded=s.folded,
             opening=first.tiers.get(entry_id, Tier.NONE) >= Tier.NAMES
-            or analysis.compact_title(self.corpus.entries[entry_id].title) in named_by))
-            for entry_id in page)
+            or analysis.compact_title(self.corpus.entries[entry_id].title) in named_by), s.shown)
+            for entry_id, s in zip(page, shown, strict=True))
         return dataclasses.replace(empty, total=len(ranked), hits=hits)
+
+    def _segments_of(self, entry_id: str) -> tuple[_Segment, ...]:
+        """The texts a result may be shown in (its own, then each translation's), made when
+        it is first a result. Two threads may make the same one at once; either copy is the
+        same."""
+        segments = self._segments.get(entry_id)
+        if segments is None:
+            segments = self._segments.setdefault(entry_id,
+                                                 _segments(self._documents[entry_id]))
+        return segments
+
+    def segment(self, entry_id: str, terms: list[str], source: str | None = None) -> _Segment:
+        """The language a result is shown in: the translation a `source` filter names, else
+        the text holding the most of the (folded) query `terms`, the entry's own on a tie."""
+        segments = self._segments_of(entry_id)
+        if source is not None:
+            chosen = next((s for s in segments if s.source == source), None)
+            if chosen is not None:
+                return chosen
+        if len(segments) == 1:
+            return segments[0]
+        folded = [t.casefold() for t in terms]
+        counts = [sum(1 for t in folded if t and s.has(t)) for s in segments]
+        return segments[counts.index(max(counts))]
 
     def _missing(self, plan: Plan, rewrite: Rewrite, ranked: list[str]) -> tuple[str, ...]:
         """The content words of `plan` no entry of `ranked` has: not known, corrected or
-        heard as a loanword, not replaced by a synonym, and in no result's text even with its
-        spaces taken out (교전중 is in "교전 중인")."""
+        heard as a loanword, not replaced by a synonym, and in no result's text (in any of
+        its languages, accents folded) even with its spaces taken out (교전중 is in "교전 중인")."""
         replaced = {squash(typed_word) for typed_word, _ in rewrite.synonyms}
         return tuple(
             w.text for w in plan.words if not (w.known or w.corrections or w.english)
             and not analysis.is_function_word(w.text) and squash(w.text) not in replaced
-            and not any(squash(w.stem or w.text) in self._squashed[entry_id]
-                        for entry_id in ranked))
+            and not any(fold_text(squash(w.stem or w.text)) in s.squashed
+                        for entry_id in ranked for s in self._segments_of(entry_id)))
 
     def opening(self, entry_id: str) -> str:
         """The opening of an entry's text, as a snippet (nothing marked)."""
-        return make_snippet(self._flat[entry_id], None, flattened=True)
+        return make_snippet(self._segments_of(entry_id)[0].flat, None, flattened=True)
 
     def allowed(self, game: str | None = None,
                 source: str | None = None) -> frozenset[int] | None:
@@ -400,7 +469,7 @@ class SearchIndex:
         """Every entry `plan` finds among the document numbers `allowed` (all: None), best
         first, with what each stage decided on the way."""
         reader = self._searcher().reader()
-        terms = weighted_terms(plan, self.budget)
+        terms = weighted_terms(plan, self.budget, translations=self.translations)
         by_docnum = score_terms(reader, self._stats, terms, allowed)
         bm25 = {self._ids[docnum]: score for docnum, score in by_docnum.items()}
         scores = dict(bm25)
@@ -562,8 +631,22 @@ class SearchIndex:
         return ids[:limit]
 
 
+def _segments(doc: Document) -> tuple[_Segment, ...]:
+    own = [(doc.id, doc.entry.source, doc.text)] if doc.base else []
+    others = [(t.id, t.source, segment(t)) for t in doc.translated]
+    out: list[_Segment] = []
+    for shown, source, text in own + others:
+        squashed = squash(fold_text(text, remember=True))
+        spelled = (squash(fold(scripts.spelled(text.casefold())))
+                   if scripts.has_umlaut(text) else "")
+        out.append(_Segment(shown, source, flatten(text), fold_text(flatten(text), remember=True),
+                            squashed, spelled))
+    return tuple(out)
+
+
 def _vocabularies(reader: Any) -> tuple[Vocabulary, Vocabulary]:
-    """Known Hangul and English words, with frequencies.
+    """Known Hangul words and known words of other scripts (English and the rest), with
+    frequencies.
 
     Every indexed word is known; typos are corrected only towards the rules' vocabulary: the
     words of titles and English names, never an ordinary word of some rule's text (a
@@ -572,19 +655,22 @@ def _vocabularies(reader: Any) -> tuple[Vocabulary, Vocabulary]:
     hangul: dict[str, int] = {}
     english: dict[str, int] = {}
     targets: set[str] = set()
-    for fieldname in ("title_w", "alias", "body_w"):
+    for fieldname in ("title_w", "alias", "body_w", "title_tr", "body_tr"):
         for raw, info in reader.iter_field(fieldname):
             term = raw.decode("utf-8") if isinstance(raw, bytes) else str(raw)
             freq = int(info.doc_frequency())
             if analysis.is_hangul(term):
                 hangul[term] = hangul.get(term, 0) + freq
-            elif term.isascii() and term.isalpha():
+            elif term.isalpha() and not analysis.JAMO_RUN.fullmatch(term):
+                # Words of every other script: English, accented, Cyrillic, Han grams.
                 english[term] = english.get(term, 0) + freq
             else:
                 continue
             # One syllable is never corrected (`max_distance`): known, but no target.
-            if (fieldname != "body_w" and len(term) >= CONTRACT.typos.target_min_length
-                    and not analysis.is_function_word(term)):
+            # Nor is a Han gram: a Han word is never corrected (`typos.han_edits`).
+            if (not fieldname.startswith("body")
+                    and len(term) >= CONTRACT.typos.target_min_length
+                    and not analysis.is_function_word(term) and not scripts.is_han(term)):
                 targets.add(term)
     return (Vocabulary(list(hangul), list(hangul.values()), targets=targets),
             Vocabulary(list(english), list(english.values()), targets=targets))

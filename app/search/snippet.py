@@ -75,16 +75,20 @@ def term_pattern(terms: list[str]) -> re.Pattern[str] | None:
 
 
 def make_snippet(text: str, pattern: re.Pattern[str] | None, *,
-                 flattened: bool = False, opening: bool = False) -> str:
+                 flattened: bool = False, folded: str | None = None,
+                 opening: bool = False) -> str:
     """At most `snippet.chars` characters of `text` from the start of the sentence holding
     the first match (or from the text's opening, with `opening`: a title hit's snippet reads
     the rule from its first sentence), escaped and marked.
 
     Ellipses show where the window cuts the text. `flattened`: `text` is already `flatten`ed
-    (a searcher keeps each document's flat text rather than redoing it per query).
+    (a searcher keeps each document's flat text rather than redoing it per query). `folded`:
+    the flat text with accents folded (`scripts.fold_text`, as long), which the pattern of
+    folded terms is matched in: `fatalite` marks the text's fatalité.
     """
     flat = text if flattened else flatten(text)
-    first = pattern.search(flat) if pattern is not None and not opening else None
+    seen = folded if folded is not None and len(folded) == len(flat) else flat
+    first = pattern.search(seen) if pattern is not None and not opening else None
     start = 0
     if first is not None and first.start() > _SIZES.lead:
         at = first.start()
@@ -107,11 +111,11 @@ def make_snippet(text: str, pattern: re.Pattern[str] | None, *,
     out: list[str] = ["…" if start > 0 else ""]
     position = 0
     if pattern is not None:
-        for match in pattern.finditer(window):
+        for match in pattern.finditer(seen[start:end]):
             if match.end() == match.start():
                 continue
             out.append(escape(window[position : match.start()]))
-            out.append(f"<mark>{escape(match.group())}</mark>")
+            out.append(f"<mark>{escape(window[match.start() : match.end()])}</mark>")
             position = match.end()
     out.append(escape(window[position:]))
     if end < len(flat):

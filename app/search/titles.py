@@ -18,7 +18,7 @@ from app.corpus.models import Entry
 from app.search import analysis
 from app.search.contract import CONTRACT, TitleRank
 from app.search.documents import Document
-from app.search.fuzzy import max_distance, prefix_pattern
+from app.search.fuzzy import is_initials, max_distance, prefix_pattern
 
 __all__ = ["TitleHit", "TitleTable", "positions", "short_title"]
 
@@ -37,6 +37,14 @@ class _Row:
     parts: tuple[str, ...]
     alias: str
     alias_words: tuple[str, ...]
+    #: The title parts of the entry's translations other than English (`Document.others`):
+    #: titles of the entry in their languages, after its own.
+    translated: tuple[str, ...] = ()
+
+    @property
+    def titles(self) -> tuple[str, ...]:
+        """Every title part the entry answers to, its own first."""
+        return self.parts + self.translated if self.translated else self.parts
 
 
 def short_title(title: str, most: int = CONTRACT.limits.suggest_title) -> str:
@@ -72,7 +80,10 @@ class TitleTable:
             parts = tuple(analysis.title_parts(entry.title))
             words = analysis.alias_terms(doc.english)
             alias = analysis.alias_key(doc.english) if words else ""
-            rows.append(_Row(entry, parts, alias, tuple(words)))
+            translated = tuple(dict.fromkeys(p for other in doc.others
+                                             for p in analysis.title_parts(other.title)
+                                             if p not in parts))
+            rows.append(_Row(entry, parts, alias, tuple(words), translated))
         self._rows = tuple(rows)
         self._by_id = {row.entry.id: row for row in rows}
         #: Each entry's place among equal ranks (`positions`).
@@ -80,12 +91,12 @@ class TitleTable:
         self._part_rows: list[int] = []
         parts_jamo: list[str] = []
         for position, row in enumerate(rows):
-            for part in (*row.parts, row.alias) if row.alias else row.parts:
+            for part in (*row.titles, row.alias) if row.alias else row.titles:
                 self._part_rows.append(position)
                 parts_jamo.append(decompose(part))
         self._parts_jamo = tuple(parts_jamo)
         #: No title part is longer: a longer typed prefix cannot match (nor cost a regex).
-        self._longest = max((len(p) for row in rows for p in row.parts), default=0)
+        self._longest = max((len(p) for row in rows for p in row.titles), default=0)
         self.exact: dict[str, list[str]] = {}
         #: The whole title, numbering included: `(1.1) 틈새 공격` → 11틈새공격.
         self.full: dict[str, list[str]] = {}
@@ -93,7 +104,7 @@ class TitleTable:
             self.full.setdefault(analysis.compact_title(row.entry.title), []).append(
                 row.entry.id)
         for row in rows:
-            for part in row.parts:
+            for part in row.titles:
                 self.exact.setdefault(part, []).append(row.entry.id)
             if row.alias:
                 self.exact.setdefault(row.alias, []).append(row.entry.id)
@@ -117,10 +128,10 @@ class TitleTable:
         if pattern is None:
             return []
         out: list[TitleHit] = []
-        initials_only = all(not analysis.is_hangul(c) for c in typed)
+        initials_only = is_initials(typed)
         for row in self._rows:
             best: TitleRank | None = None
-            for index, part in enumerate(row.parts):
+            for index, part in enumerate(row.titles):
                 match = pattern.match(part)
                 if match is not None:
                     if match.end() == len(part):

@@ -53,7 +53,8 @@ def trace(index: SearchIndex, query: str, *, game: str | None = None) -> dict[st
 def _plan(plan: Plan) -> dict[str, Any]:
     return {"words": [{"text": w.text, "variants": list(w.variants), "stem": w.stem,
                        "hangul": w.hangul, "known": w.known,
-                       "corrections": list(w.corrections), "english": w.english}
+                       "corrections": list(w.corrections), "english": w.english,
+                       "grams": list(w.grams)}
                       for w in plan.words],
             "initials": plan.initials, "compact": plan.compact,
             "stem_compact": plan.stem_compact, "alias": plan.alias}

@@ -20,6 +20,8 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.errors import AppError
+from app.search import client_index
+from app.search.documents import documents
 from app.search.index import ANALYSIS_VERSION
 from app.settings import Settings
 from app.urls import Urls
@@ -37,7 +39,7 @@ from app.web.middleware import (
     RootPathMiddleware,
     SecurityHeadersMiddleware,
 )
-from app.web.routes import PREBUILT, ROUTES, add_routes, readiness
+from app.web.routes import ROUTES, add_routes, prebuilt_paths, readiness
 from app.web.routing import RouteTable
 from app.web.state import PREPARED_ENV, Library, load_library, load_prepared, reload_library
 from app.web.store import ResponseStore
@@ -151,8 +153,10 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
 
 
 async def _built(app: FastAPI, settings: Settings, library: Library) -> BuiltAnswers:
+    langs = client_index.languages(library.corpus, documents(library.corpus))
     return await build_answers(app, library.version, app.state.code_version,
-                               settings.public_base_url, PREBUILT, _build_host(settings))
+                               settings.public_base_url, prebuilt_paths(langs),
+                               _build_host(settings))
 
 
 #: The cyclic garbage collector's thresholds in a server (CPython's default: 700, 10, 10).

@@ -1,8 +1,10 @@
 """Answers that depend only on the data version, built once and served from memory.
 
 `/search-index.json` costs about a second of CPU to make, `/search-texts.json` is larger than the
-response cache keeps, and `/api/titles`, the service worker, `/timing`, `sitemap.xml` and
-`robots.txt` cost milliseconds each: a flood of them (one cache-busting parameter each) took a
+response cache keeps (so are a translation language's `/search-index.de.json` and
+`/search-texts.de.json`, built for each language of the version: `routes.prebuilt_paths`),
+and `/api/titles`, the service worker, `/timing`, `sitemap.xml` and `robots.txt` cost
+milliseconds each: a flood of them (one cache-busting parameter each) took a
 worker's CPU. The route table marks these routes `Cache(prebuilt=True)`; for each data version
 they are asked of the app once, through its own ASGI interface (so the bytes are exactly what
 the route answers), before a worker says it is ready, and kept here as finished answers:

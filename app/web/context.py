@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.corpus.collections import is_hidden
-from app.corpus.hangul import INDEX_LETTERS, LATIN_LETTERS, index_letter, sort_key
+from app.corpus.languages import OTHER
 from app.corpus.models import Corpus, Entry, Source
 from app.corpus.normalize import compact
 from app.errors import AppError
@@ -47,11 +47,6 @@ from app.web.views import (
 
 #: Titles longer than this (FAQ questions) are set in a smaller heading size.
 _LONG_TITLE = 40
-#: Languages by their own names, for "원문 보기 · English". Not game knowledge: any language
-#: missing here is shown by its code.
-LANGUAGE_NAMES = {"ko": "한국어", "en": "English", "de": "Deutsch", "es": "Español",
-                  "fr": "Français", "it": "Italiano", "pl": "Polski", "ru": "Русский",
-                  "zh": "中文", "zh-cn": "简体中文"}
 
 
 def anchor_id(entry_id: str) -> str:
@@ -94,7 +89,7 @@ def entry_points(corpus: Corpus, urls: Urls) -> EntryPoints:
     language; translations have theirs) and each game's declared quick links."""
     timing = [TimingLink.of(e, urls, steps=sum(1 for r in e.table or () if r.cells and
                                                r.cells[0].colour == "green"))
-              for e in timing_tables(corpus) if e.lang == "ko"]
+              for e in timing_tables(corpus) if _is_reference(corpus, e)]
     quick = [QuickLink.of(corpus.entries[q], urls, game_name=g.name)
              for g in corpus.games for q in g.quick if q in corpus.entries]
     return EntryPoints(timing=timing, quick=quick, timing_url=urls.timing())
@@ -132,13 +127,14 @@ def source_context(
     for top in tops:
         if top.id in chapters:
             units.extend(corpus.entries[c] for c in top.children if shown(corpus.entries[c]))
-    units.sort(key=lambda e: sort_key(e.title))
-    # A Korean source's index jumps by 초성, any other language's by A–Z.
-    letters = [*(INDEX_LETTERS if source.spec.lang == "ko" else LATIN_LETTERS), "기타"]
+    # The index jumps by the letters its language declares (languages.json): 초성 for
+    # Korean, A–Z with accents folded, А–Я, a Han title by its reading's first letter.
+    language = corpus.language(source.spec.lang)
+    units.sort(key=lambda e: language.sort_key(e.title))
+    letters = [*language.letters, OTHER]
     groups: dict[str, list[TreeNode]] = {}
     for unit in units:
-        letter = index_letter(unit.title)
-        groups.setdefault(letter if letter in letters else "기타", []).append(
+        groups.setdefault(language.letter(unit.title), []).append(
             _tree(corpus, unit, urls, leaf=unit.id in chapters, shown=shown, changed=changed)
         )
     return SourcePage(
@@ -154,6 +150,7 @@ def source_context(
         # Hidden rules take their sub-rules with them out of the indexes.
         shown_count=sum(1 for e in entries if not _hidden_within(corpus, e, shown)),
         settings_url=urls.settings(),
+        index_by=language.by,
     )
 
 
@@ -294,10 +291,25 @@ def _collections(corpus: Corpus, entry: Entry) -> list[CollectionTag]:
 def _translations(corpus: Corpus, entry: Entry, urls: Urls) -> list[Translation]:
     """The entry in its other languages, with the text, so the page needs no second request."""
     return [Translation.of(other, urls, lang=lang, html=other.html,
-                           lang_name=LANGUAGE_NAMES.get(lang, lang),
-                           source_title=_source_title(corpus, other))
+                           lang_name=corpus.language(lang).name,
+                           source_title=_source_title(corpus, other),
+                           original=_is_original(corpus, other),
+                           reference=_is_reference(corpus, other))
             for lang, other in ((lang, corpus.entries[i]) for lang, i in
                                 entry.translations.items())]
+
+
+def _is_reference(corpus: Corpus, entry: Entry) -> bool:
+    """Whether `entry` is of a source that translates none (the reference's own)."""
+    source = corpus.source(entry.source)
+    return source is not None and source.spec.translation_of is None
+
+
+def _is_original(corpus: Corpus, entry: Entry) -> bool:
+    """Whether `entry` is of the source the manifest declares the original (`"original":
+    true`, the publisher's text the reference translates): 원문, where any other is 번역."""
+    source = corpus.source(entry.source)
+    return source is not None and source.spec.original
 
 
 def _source_title(corpus: Corpus, entry: Entry) -> str:

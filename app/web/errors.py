@@ -84,8 +84,10 @@ async def _gated_suggestions(request: Request) -> list[TitleMatch]:
 
 
 def wants_json(request: Request) -> bool:
-    """API paths, and clients that prefer JSON over HTML, get JSON errors."""
-    if get_route_path(request.scope).startswith("/api/"):
+    """API paths, JSON files (a translation's search files), and clients that prefer JSON
+    over HTML, get JSON errors."""
+    path = get_route_path(request.scope)
+    if path.startswith("/api/") or path.endswith(".json"):
         return True
     accept = request.headers.get("accept", "")
     return "application/json" in accept and "text/html" not in accept

@@ -9,7 +9,7 @@ from app.corpus.models import Corpus, Entry
 from app.errors import AppError
 from app.render.diff import plain_html, word_diff
 from app.urls import Urls
-from app.web.context import LANGUAGE_NAMES, entry_context
+from app.web.context import entry_context
 from app.web.views import (
     ChangedEntry,
     ChangesPage,
@@ -105,7 +105,7 @@ def translation_lag(corpus: Corpus, history: History, entry: Entry, record: Entr
         date = history.date_of(other, latest)
         if date > mine:
             revision = history.revision(other.source, latest.revision)
-            return TranslationLag(lang=lang, lang_name=LANGUAGE_NAMES.get(lang, lang),
+            return TranslationLag(lang=lang, lang_name=corpus.language(lang).name,
                                   date=date, since=mine,
                                   url=urls.history(other_id, _step_anchor(revision)))
     return None

@@ -9,6 +9,7 @@ render it as HTML or JSON.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Annotated
 from urllib.parse import parse_qs, quote
 
@@ -34,6 +35,8 @@ from app.web.templating import render_page
 from app.web.views import (
     ChangesPage,
     ClientIndex,
+    ClientLanguage,
+    ClientLanguageTexts,
     ClientTexts,
     EntryPage,
     ErrorAnswer,
@@ -48,7 +51,7 @@ from app.web.views import (
     WebManifest,
 )
 
-__all__ = ["PREBUILT", "ROUTES", "add_routes", "readiness"]
+__all__ = ["PREBUILT", "ROUTES", "add_routes", "prebuilt_paths", "readiness"]
 
 
 def _library(request: Request) -> Library:
@@ -266,7 +269,8 @@ async def save_settings(request: Request) -> Response:
 def offline_page(request: Request) -> Response:
     """The page the service worker shows for searches while offline (titles only)."""
     urls = _urls(request)
-    return _page(request, "offline.html", None, urls.home())
+    languages = offline.search_languages(_library(request).corpus, urls)
+    return _page(request, "offline.html", None, urls.home(), search_languages=languages)
 
 
 def trailing_slash(request: Request, rest: str) -> Response:
@@ -367,6 +371,24 @@ def search_texts_file(request: Request) -> Response:
     """Each document's text, in the index's order: the browser engine's body search and
     snippets (loaded beside `/search-index.json`)."""
     return SafeJSONResponse(ClientTexts(**client_index.texts(_library(request).corpus)))
+
+
+def search_language_file(request: Request, lang: str) -> Response:
+    """One translation language's titles and postings for the browser engine, loaded only by
+    visitors who read it (`/search-index.json` lists the languages)."""
+    lib = _library(request)
+    found = client_index.language_index(lib.corpus, _urls(request), lang)
+    if found is None:
+        raise AppError(404, f"'{lang}' 번역의 검색 색인이 없습니다.")
+    return SafeJSONResponse(ClientLanguage(**found))
+
+
+def search_language_texts_file(request: Request, lang: str) -> Response:
+    """One translation language's texts for the browser engine (beside its index file)."""
+    found = client_index.language_texts(_library(request).corpus, lang)
+    if found is None:
+        raise AppError(404, f"'{lang}' 번역의 검색 텍스트가 없습니다.")
+    return SafeJSONResponse(ClientLanguageTexts(**found))
 
 
 # --- Offline app: manifest and service worker -----------------------------------------------
@@ -493,6 +515,11 @@ ROUTES: tuple[Route, ...] = (
     Route("/api/titles", api_titles, GET, cache=_BUILT, model=Titles),
     Route("/search-index.json", search_index_file, GET, cache=_BUILT, model=ClientIndex),
     Route("/search-texts.json", search_texts_file, GET, cache=_BUILT, model=ClientTexts),
+    # Built for each translation language of the data version (`prebuilt_paths`).
+    Route("/search-index.{lang}.json", search_language_file, GET, cache=_BUILT,
+          model=ClientLanguage),
+    Route("/search-texts.{lang}.json", search_language_texts_file, GET, cache=_BUILT,
+          model=ClientLanguageTexts),
     Route("/manifest.webmanifest", manifest, GET, model=WebManifest, light=True),
     Route("/sw.js", service_worker, GET, cache=_BUILT),
     Route("/static/{name:path}", static_file, GET, light=True),
@@ -508,6 +535,15 @@ ROUTES: tuple[Route, ...] = (
 #: The routes built once per data version: (path, whether the answer holds absolute links).
 PREBUILT: tuple[tuple[str, bool], ...] = tuple(
     (r.path, r.cache.absolute) for r in ROUTES if r.cache is not None and r.cache.prebuilt)
+
+
+def prebuilt_paths(languages: Iterable[str]) -> tuple[tuple[str, bool], ...]:
+    """`PREBUILT` with each `{lang}` route once per translation language of the data version
+    (the client index's `languages`): every one of them is a finished answer too."""
+    langs = tuple(languages)
+    return tuple((path.replace("{lang}", lang), absolute)
+                 for path, absolute in PREBUILT
+                 for lang in (langs if "{lang}" in path else ("",)))
 
 
 def add_routes(router: APIRouter) -> None:

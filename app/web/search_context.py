@@ -23,6 +23,7 @@ from app.web.views import (
     SearchHit,
     SearchPage,
     SearchResults,
+    ShownTranslation,
     SourceChoice,
     SourceLink,
     Suggestions,
@@ -76,11 +77,17 @@ def search_results(
         entry = corpus.entries[hit.id]
         spec = corpus.source(entry.source)
         assert spec is not None
+        shown = corpus.entries[hit.shown] if hit.shown != hit.id else None
+        translation = ShownTranslation.of(
+            shown, urls, lang=shown.lang, lang_name=corpus.language(shown.lang).name,
+        ) if shown is not None else None
         return SearchHit.of(
             entry, urls, source=entry.source, game=entry.game, snippet=hit.snippet,
             path=path_of(corpus, entry), source_title=spec.spec.title,
             game_name=corpus.game(entry.game).name, game_short=corpus.game(entry.game).short,
-            lang=entry.lang, not_owned=is_hidden(entry.collections, owned))
+            lang=entry.lang, not_owned=is_hidden(entry.collections, owned),
+            translation=translation, snippet_lang=shown.lang if shown else entry.lang,
+            lang_name=corpus.language(entry.lang).name)
 
     items = [item(hit) for hit in hits]
     suggestion = results.suggestion if results else None

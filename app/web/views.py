@@ -147,6 +147,8 @@ class SourcePage(SourceFields):
     hidden: list[HiddenRef]
     shown_count: int
     settings_url: str
+    #: How a title finds its letter in this source's language (languages.json's `by`).
+    index_by: str = "letter"
 
 
 # --- One entry -------------------------------------------------------------------------------
@@ -185,6 +187,11 @@ class Translation(EntryRef):
     html: str
     lang_name: str
     source_title: str
+    #: True for the publisher's original (원문); a translation of it is 번역.
+    original: bool = False
+    #: True for the entry of the reference itself (a source that translates none): a
+    #: translation's page links to it rather than showing it.
+    reference: bool = False
 
 
 class EntryPage(View):
@@ -499,8 +506,17 @@ class TimingPage(View):
 
 # --- Search ----------------------------------------------------------------------------------
 
+class ShownTranslation(EntryRef):
+    """The translation a result is shown in: the query was in its language."""
+
+    lang: str
+    lang_name: str
+
+
 class SearchHit(EntryRef):
-    """One search result."""
+    """One search result: the entry, and when the query was in the language of one of its
+    translations (other than English), that translation, whose title and snippet it shows
+    with the entry beside it."""
 
     source: str
     game: str
@@ -511,6 +527,11 @@ class SearchHit(EntryRef):
     game_short: str
     lang: str
     not_owned: bool
+    translation: ShownTranslation | None = None
+    #: The language of the snippet: the translation's, or the entry's.
+    snippet_lang: str = ""
+    #: The entry's language by its own name (한국어), shown beside a translation's title.
+    lang_name: str = ""
 
 
 class Notice(View):
@@ -696,6 +717,15 @@ class Titles(View):
     titles: list[TitleItem]
 
 
+class SearchLanguage(View):
+    """A translation language's browser-engine files, for the visitors who read it."""
+
+    lang: str
+    name: str
+    index: str
+    texts: str
+
+
 class ManifestIcon(View):
     """An icon of the web app manifest."""
 
@@ -735,6 +765,13 @@ class ClientIndex(View):
     titles: dict[str, Any]
     #: Per field, each document's length as Whoosh stores it.
     lengths: dict[str, list[int]]
+    #: Per field, the documents its BM25 statistics count.
+    counts: dict[str, int]
+    #: The translation languages with files of their own (`ClientLanguage`): a visitor
+    #: downloads only the languages they read.
+    languages: list[str]
+    #: Every language's own name, by code.
+    language_names: dict[str, str]
     #: Per field, term → encoded docnums and frequencies.
     postings: dict[str, dict[str, str]]
     #: Per game, a player's word → the official terms.
@@ -758,3 +795,24 @@ class ClientTexts(View):
     #: The questions each document answers (the games' answers files), one a line: searched
     #: and ranked with its text, never shown.
     asks: list[str]
+
+
+class ClientLanguage(View):
+    """One translation language's part of the browser engine's index: by docnum, the entry
+    in that language (id, title, URL), its title forms and its titles' postings."""
+
+    version: str
+    analysis: str
+    lang: str
+    entries: dict[str, list[str]]
+    parts: dict[str, list[str]]
+    postings: dict[str, dict[str, str]]
+
+
+class ClientLanguageTexts(View):
+    """One translation language's texts, by docnum (its body search and snippets)."""
+
+    version: str
+    analysis: str
+    lang: str
+    texts: dict[str, str]

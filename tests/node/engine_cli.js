@@ -1,6 +1,8 @@
 // Runs the browser engine (static/engine.js) in Node for the Python tests: reads one JSON
 // request on stdin and writes one JSON answer on stdout. `analysis` is the analysis version
 // the engine is told to expect (the page's data-analysis in the browser).
+//   Every request with "texts" may name "languages": [[index, texts], …], each translation
+//   language's files (client_index.language_index and language_texts), added in order.
 //   {"index", "texts", "analysis", "queries": [{"q", "game"?}], "limit"}
 //     → {"results": [{"ids", "ms", "total", "snippet" (the first hit's), "suggestion",
 //                      "corrections"}]}
@@ -27,6 +29,19 @@ if (request.refused) {
   } catch (error) {
     answer = { error: String(error.message) };
   }
+} else if (request.codepoints) {
+  // Each code point of [from, to) as the analysis reads it alone: its word (or ""), its case
+  // folding and its one-character fold, for those where any is not the character itself.
+  const index = read(request.index);
+  const an = new RulesAnalysis.Analysis(index.rules, index.contract);
+  const out = {};
+  for (let code = request.codepoints[0]; code < request.codepoints[1]; code++) {
+    if (code >= 0xd800 && code <= 0xdfff) continue;
+    const c = String.fromCodePoint(code), words = an.words(c), lower = an.casefold(c);
+    const folded = an.foldText(c), kind = words.length ? (an.isHan(c) ? "han" : "word") : "";
+    if (kind || lower !== c || folded !== c) out[code] = [kind, lower, folded];
+  }
+  answer = { codepoints: out };
 } else if (request.cases) {
   const index = read(request.index);
   const an = new RulesAnalysis.Analysis(index.rules, index.contract);
@@ -47,10 +62,11 @@ if (request.refused) {
 } else {
   const engine = new RulesEngine(read(request.index), request.analysis);
   engine.addTexts(read(request.texts));
+  (request.languages || []).forEach(([index, texts]) => engine.addLanguage(read(index), read(texts)));
   if (request.derived) {
-    answer = { postings: { body_w: Object.fromEntries(engine.fields.body_w.decoded),
-      body_bg: Object.fromEntries(engine.fields.body_bg.decoded) },
-      lengths: { body_w: engine.fields.body_w.lengths, body_bg: engine.fields.body_bg.lengths } };
+    const derived = ["body_w", "body_bg", "title_tr", "body_tr"].filter((f) => engine.fields[f]);
+    answer = { postings: Object.fromEntries(derived.map((f) => [f, Object.fromEntries(engine.fields[f].decoded)])),
+      lengths: Object.fromEntries(derived.map((f) => [f, engine.fields[f].lengths])) };
   } else if (request.traces) {
     answer = { traces: request.traces.map((t) => engine.trace(t.query, t.game)) };
   } else {
@@ -60,6 +76,7 @@ if (request.refused) {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       return { ids: found.hits.map((h) => h.id), ms, total: found.total,
         snippet: found.hits.length ? found.hits[0].snippet : "",
+        shown: found.hits.map((h) => h.shown),
         suggestion: found.suggestion ? found.suggestion.title : null,
         corrections: found.corrections };
     }) };

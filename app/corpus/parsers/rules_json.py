@@ -61,6 +61,8 @@ def _walk(
         children = node.get("rules", [])
         if not isinstance(children, list):
             raise DataError(spec.file, where, f'"rules" must be an array, not {_kind(children)}')
+        unused = sorted(str(k) for k in node if k not in _FIELDS)
+        lost = {k: _rules_in(node[k]) for k in unused}
         out.append(
             RawEntry(
                 id=entry_id,
@@ -70,11 +72,25 @@ def _walk(
                 collections=_collections(node, where, spec),
                 table=_table(node, where, spec),
                 location=where,
-                unused=tuple(sorted(str(k) for k in node if k not in _FIELDS)),
+                unused=tuple(k for k in unused if not lost[k]),
+                # Rules under a key this parser does not read would be lost: that is an
+                # error, for the maintainer to fix in the file (a misspelt "rules").
+                errors=tuple(f'field "{k}" holds {n} rule{"s" if n != 1 else ""} that '
+                             f'would be lost (only "rules" is read): rename it "rules"'
+                             for k, n in lost.items() if n),
             )
         )
         if children:
             _walk(children, f"{prefix}[{i}].rules", entry_id, depth + 1, spec, out)
+
+
+def _rules_in(value: object, depth: int = 0) -> int:
+    """How many rule-shaped nodes (objects with an "id" and a "title") `value` holds, its
+    nested "rules" included: 0 for anything that is not a list of them."""
+    if not isinstance(value, list) or depth > MAX_DEPTH:
+        return 0
+    nodes = [v for v in value if isinstance(v, dict) and "id" in v and "title" in v]
+    return len(nodes) + sum(_rules_in(v.get("rules"), depth + 1) for v in nodes)
 
 
 def _string(node: dict[str, Any], key: str, where: str, spec: SourceSpec, *, required: bool) -> str:
