@@ -508,6 +508,16 @@ var RulesMatching = (function (R) {
     const entities = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#x27;" };
     return s.replace(/[&<>"']/g, function (c) { return entities[c]; });
   }
+  /** Where a window of `flat` from `start` ends: `chars` on, cut at a space.
+   * @param {string} flat @param {number} start @param {Contract["snippet"]} sizes */
+  function windowEnd(flat, start, sizes) {
+    let end = Math.min(flat.length, start + sizes.chars);
+    if (end < flat.length) {
+      const cut = flat.lastIndexOf(" ", end - 1);
+      if (cut >= start + sizes.min_cut) end = cut;
+    }
+    return end;
+  }
   /** At most `chars` characters of the flat text around the first
    * match, escaped and marked. @param {string} flat @param {RegExp | null} pattern
    * @param {Contract["snippet"]} sizes @param {string} [folded] the flat text folded
@@ -515,7 +525,10 @@ var RulesMatching = (function (R) {
   function makeSnippet(flat, pattern, sizes, folded, opening) {
     // Matched in the folded text (as long as the flat one), shown from the text as written.
     const seen = folded !== undefined && folded.length === flat.length ? folded : flat;
-    const first = pattern && !opening ? seen.search(pattern) : -1;
+    let first = pattern ? seen.search(pattern) : -1;
+    // A title hit reads from the opening, unless the opening lacks the words (an English
+    // title found the entry: its sentence is in the English original).
+    if (opening && first < windowEnd(flat, 0, sizes)) first = -1;
     let start = 0;
     if (first > sizes.lead) {
       // From the start of the sentence holding the first match, when it is near enough.
@@ -532,11 +545,7 @@ var RulesMatching = (function (R) {
         if (space !== -1 && space < first) start = space + 1;
       }
     }
-    let end = Math.min(flat.length, start + sizes.chars);
-    if (end < flat.length) {
-      const cut = flat.lastIndexOf(" ", end - 1);
-      if (cut >= start + sizes.min_cut) end = cut;
-    }
+    const end = windowEnd(flat, start, sizes);
     const win = flat.slice(start, end), seenWin = seen.slice(start, end);
     let out = start > 0 ? "…" : "", pos = 0;
     if (pattern) {

@@ -74,12 +74,23 @@ def term_pattern(terms: list[str]) -> re.Pattern[str] | None:
     return re.compile("|".join(pieces), re.IGNORECASE)
 
 
+def _window_end(flat: str, start: int) -> int:
+    """Where a window of `flat` from `start` ends: `snippet.chars` on, cut at a space."""
+    end = min(len(flat), start + _SIZES.chars)
+    if end < len(flat):
+        space = flat.rfind(" ", start + _SIZES.min_cut, end)
+        if space != -1:
+            end = space
+    return end
+
+
 def make_snippet(text: str, pattern: re.Pattern[str] | None, *,
                  flattened: bool = False, folded: str | None = None,
                  opening: bool = False) -> str:
     """At most `snippet.chars` characters of `text` from the start of the sentence holding
     the first match (or from the text's opening, with `opening`: a title hit's snippet reads
-    the rule from its first sentence), escaped and marked.
+    the rule from its first sentence when the words are in that window or nothing matches),
+    escaped and marked.
 
     Ellipses show where the window cuts the text. `flattened`: `text` is already `flatten`ed
     (a searcher keeps each document's flat text rather than redoing it per query). `folded`:
@@ -88,7 +99,11 @@ def make_snippet(text: str, pattern: re.Pattern[str] | None, *,
     """
     flat = text if flattened else flatten(text)
     seen = folded if folded is not None and len(folded) == len(flat) else flat
-    first = pattern.search(seen) if pattern is not None and not opening else None
+    first = pattern.search(seen) if pattern is not None else None
+    if opening and (first is None or first.start() < _window_end(flat, 0)):
+        # A title hit reads from the opening, unless the opening lacks the words: an
+        # English title found the entry, and its sentence is in the English original.
+        first = None
     start = 0
     if first is not None and first.start() > _SIZES.lead:
         at = first.start()
@@ -102,11 +117,7 @@ def make_snippet(text: str, pattern: re.Pattern[str] | None, *,
             space = flat.find(" ", start, at)
             if space != -1:
                 start = space + 1
-    end = min(len(flat), start + _SIZES.chars)
-    if end < len(flat):
-        space = flat.rfind(" ", start + _SIZES.min_cut, end)
-        if space != -1:
-            end = space
+    end = _window_end(flat, start)
     window = flat[start:end]
     out: list[str] = ["…" if start > 0 else ""]
     position = 0
