@@ -6,6 +6,7 @@ import json
 from typing import Any
 from urllib.parse import quote
 
+import pytest
 from fastapi.testclient import TestClient
 
 from app.corpus.models import Corpus
@@ -88,3 +89,20 @@ def test_every_entry_is_served(client: TestClient, corpus: Corpus) -> None:
         response = client.get("/api/entries/" + quote(entry.id, safe=""))
         assert response.status_code == 200, entry.id
         assert response.json()["title"] == entry.title
+
+
+@pytest.mark.parametrize("url", [
+    "/api/search?q=조사자 공격", "/api/search?q=<script>&limit=3", "/api/suggest?q=틈",
+    "/api/entries/Attack_of_Opportunity", "/api/sources", "/api/sources/ahlcg-reference",
+    "/api/titles", "/api/changes", "/search-index.json", "/manifest.webmanifest", "/healthz",
+    "/readyz", "/api/entries/Nope", "/api/search?limit=0",
+])
+def test_json_bytes_are_the_standard_encoders(client: TestClient, url: str) -> None:
+    # #24: the fast encoder (pydantic-core) writes exactly what `json.dumps` wrote before:
+    # compact, Korean as UTF-8, and `<`, `>`, `&` escaped.
+    body = client.get(url).content
+    expected = json.dumps(json.loads(body), ensure_ascii=False, separators=(",", ":"),
+                          allow_nan=False)
+    expected = expected.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    assert body == expected.encode("utf-8")
+    assert b"<" not in body and b"&" not in body

@@ -29,17 +29,18 @@ from app.web.admission import PAGE_QUEUE, PAGE_SLOTS, AdmissionMiddleware, Gate
 from app.web.assets import Assets
 from app.web.background import at_low_priority
 from app.web.built import BuiltAnswers, build_answers
-from app.web.cache import CacheMiddleware
+from app.web.cache import CacheMiddleware, ResponseCache
 from app.web.encoding import NegotiatedGZipMiddleware
 from app.web.errors import handle_error
+from app.web.front import FrontMiddleware
 from app.web.hosts import HostGuardMiddleware, ProxyHeadersMiddleware
 from app.web.middleware import (
     RequestLimitsMiddleware,
     RootPathMiddleware,
     SecurityHeadersMiddleware,
 )
-from app.web.routes import ROUTES, add_routes, prebuilt_paths
-from app.web.routing import RouteMiddleware
+from app.web.routes import ROUTES, add_routes, prebuilt_paths, readiness
+from app.web.routing import RouteTable
 from app.web.state import PREPARED_ENV, Library, load_library, load_prepared, reload_library
 from app.web.store import ResponseStore
 from app.web.templating import TEMPLATES, compile_all, make_environment
@@ -49,7 +50,7 @@ STATIC = Path(__file__).resolve().parents[2] / "static"
 
 def create_app(settings: Settings | None = None, library: Library | None = None, *,
                static_site: bool = False, build: bool = True,
-               settle: bool = False) -> FastAPI:
+               settle: bool = False, front: bool = True) -> FastAPI:
     """Build the app over `library`, or over the data in `settings.data_dir`.
 
     Loading validates the data first: broken data raises `DataError` before anything serves.
@@ -58,14 +59,15 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
     (before the server says it is ready), unless `library` carries them already. With
     `settle` (a server's app: `app.main`), every template is compiled before the app says it
     is ready, and what is loaded then is kept out of the cyclic garbage collector's passes
-    (`settle_heap`), and again after each reload.
+    (`settle_heap`), and again after each reload. Without `front`, the front layer
+    (`app.web.front`) answers nothing itself and every request goes through the framework: the
+    tests compare both.
     """
     settings = settings or Settings()
     assets = Assets(STATIC)
     urls = app_urls(settings, static_site=static_site)
     code_version = _code_version(assets)
     if library is None:
-        # A worker of a multi-worker server starts from the data its supervisor prepared.
         # A worker of a multi-worker server starts from the data its supervisor prepared.
         prepared = os.environ.get(PREPARED_ENV)
         library = (load_prepared(Path(prepared), urls, code_version) if prepared
@@ -121,27 +123,32 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
         app.add_exception_handler(exc_type, handle_error)
 
     # Each add_middleware wraps the ones before it, so the list runs inside out: the last
-    # added sees a request first. Read from the bottom up: security headers on everything;
-    # limits before any work; the root path and the proxy's headers settle what the request
-    # is before the host check; then the route row, the cache (cached answers stop there),
-    # admission control for search work, and compression closest to the handlers.
+    # added sees a request first. Read from the bottom up: limits before any work; the root
+    # path and the proxy's headers settle what the request is before the host check; then the
+    # front layer answers what is known already (cache hits, prebuilt answers, static files,
+    # health probes: each with its security headers attached when it was made); for the rest,
+    # security headers on everything, the cache (storing answers), admission control for the
+    # work, and compression closest to the handlers. The layers in front of the security
+    # headers attach them to their own errors (`errors.send_error`).
     # Static files come compressed already, or are not worth compressing (images).
+    cache = ResponseCache(store=app.state.store, version=lambda: app.state.library.version,
+                          built=lambda: app.state.library.built,
+                          code_version=app.state.code_version,
+                          base_url=settings.public_base_url,
+                          shared_seconds=settings.shared_cache_seconds)
     app.add_middleware(NegotiatedGZipMiddleware, minimum_size=500, compresslevel=6,
                        exclude_content_types=("text/event-stream", "image/png", "image/x-icon"))
     app.add_middleware(AdmissionMiddleware, gate=app.state.gate, pages=app.state.page_gate)
-    app.add_middleware(CacheMiddleware, store=app.state.store,
-                       version=lambda: app.state.library.version,
-                       built=lambda: app.state.library.built,
-                       code_version=app.state.code_version, base_url=settings.public_base_url,
-                       shared_seconds=settings.shared_cache_seconds)
-    app.add_middleware(RouteMiddleware, table=ROUTES)
+    app.add_middleware(CacheMiddleware, cache=cache)
+    app.add_middleware(SecurityHeadersMiddleware)
+    app.add_middleware(FrontMiddleware, table=RouteTable(ROUTES), cache=cache, assets=assets,
+                       ready=lambda: readiness(app.state.library), answering=front)
     app.add_middleware(HostGuardMiddleware, allowed_hosts=settings.host_patterns())
     trusted = [t for t in settings.trusted_proxies.split(",") if t.strip()]
     if trusted:
         app.add_middleware(ProxyHeadersMiddleware, trusted=trusted)
     app.add_middleware(RootPathMiddleware, root_path=urls.root_path)
     app.add_middleware(RequestLimitsMiddleware)
-    app.add_middleware(SecurityHeadersMiddleware)
     return app
 
 

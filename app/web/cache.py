@@ -13,8 +13,11 @@ For every route that declares a `Cache` policy in the route table:
   while browsers revalidate every time; an answer shaped by a
   visitor's own owned-collections cookie is `private`, and `Vary` names what the key holds.
 
-Replaying skips routing, Jinja and compression: a cached entry page costs a fraction of a
-millisecond instead of ~2.5 ms. Misses of one key are computed once at a time (single flight):
+Known answers are replayed by the front layer (`app.web.front`, through `ResponseCache.replay`)
+before the framework runs: no routing, no Jinja, no compression, no per-request middleware; the
+headers each goes out with (security headers included) are made once, when it is stored.
+`CacheMiddleware`, behind the front layer, stores what the handlers compute (and
+replays when no front layer did). Misses of one key are computed once at a time (single flight):
 twenty first requests for the same page wait for the one render, then get it from the store.
 Routes marked `prebuilt` are answered from the data version's built answers (`app.web.built`),
 whatever their query string, and never computed per request.
@@ -27,6 +30,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass, replace
 
 from starlette._utils import get_route_path
 from starlette.datastructures import Headers, MutableHeaders
@@ -36,11 +40,18 @@ from app.web.built import BUILD_SCOPE, BuiltAnswer, BuiltAnswers
 from app.web.encoding import accepts_gzip
 from app.web.etags import etag_matches, page_etag
 from app.web.hosts import public_base
-from app.web.inputs import page_key
-from app.web.routing import route_of
+from app.web.inputs import PageKey, page_key
+from app.web.routing import Route, route_of
+from app.web.security import with_security
 from app.web.store import ResponseStore, Stored
 
-__all__ = ["CacheMiddleware"]
+__all__ = ["MISSED", "CacheMiddleware", "Lookup", "ResponseCache"]
+
+#: Where a request's `Lookup` is kept in its scope once read.
+_LOOKUP = "rulesajeon.cache"
+#: Set in the scope by the front layer when it found nothing known for the request: the
+#: cache behind it does not look again.
+MISSED = "rulesajeon.missed"
 
 log = logging.getLogger("app.web.cache")
 
@@ -51,13 +62,28 @@ _REDIRECTS = (301, 302)
 FLIGHT_WAIT = 10.0
 
 
-class CacheMiddleware:
-    """Stores and replays 200 answers, adds ETags, answers 304s, sets the caching headers."""
+@dataclass(frozen=True, slots=True)
+class Lookup:
+    """What a cacheable request's answer is keyed and validated by, read once per request."""
 
-    def __init__(self, app: ASGIApp, *, store: ResponseStore, version: Callable[[], str],
+    route: Route
+    base: str
+    version: str
+    gzip: bool
+    if_none_match: str
+    #: None: the request must not be stored (`inputs.page_key`).
+    key: PageKey | None
+    #: Cache-Control and Vary for this kind of answer.
+    extra: list[tuple[bytes, bytes]]
+
+
+class ResponseCache:
+    """The response cache's policy and its replay: what `FrontMiddleware` answers from memory
+    before the framework runs, and what `CacheMiddleware` stores behind it."""
+
+    def __init__(self, *, store: ResponseStore, version: Callable[[], str],
                  code_version: str, base_url: str, shared_seconds: int,
                  built: Callable[[], BuiltAnswers | None] = lambda: None) -> None:
-        self.app = app
         self.store = store
         self.version = version
         self.built = built
@@ -76,62 +102,112 @@ class CacheMiddleware:
                 (b"cache-control", b"private, no-cache" if personal else public.encode()),
                 (b"vary", b"Accept-Encoding, Cookie" if owned else b"Accept-Encoding")]
             for personal in (False, True) for owned in (False, True)}
+        #: The prebuilt answers' full header lists (`_built_headers`), for one `BuiltAnswers`.
+        self._built_for: BuiltAnswers | None = None
+        self._built_sent: dict[tuple[str, bool, bool], _Sent] = {}
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        route = route_of(scope) if scope["type"] == "http" else None
+    def lookup(self, scope: Scope, route: Route | None) -> Lookup | None:
+        """The key and validators of a request the cache handles (None: it does not)."""
         if (route is None or route.cache is None or scope["method"] not in ("GET", "HEAD")
                 or scope.get(BUILD_SCOPE)):
-            await self.app(scope, receive, send)
-            return
+            return None
+        found: Lookup | None = scope.get(_LOOKUP)
+        if found is not None:
+            return found  # the front layer read it already
         policy = route.cache
         headers = Headers(scope=scope)
         base = public_base(scope, self.base_url)
-        version = self.version()
-        gzip = accepts_gzip(headers)
-        if_none_match = headers.get("if-none-match", "")
+        key = page_key(scope, params=policy.params, owned=policy.owned, base=base)
+        personal = key is not None and key.owned is not None
+        found = Lookup(route, base, self.version(), accepts_gzip(headers),
+                       headers.get("if-none-match", ""), key,
+                       self._extra[personal, policy.owned])
+        scope[_LOOKUP] = found
+        return found
+
+    async def replay(self, scope: Scope, send: Send, found: Lookup) -> bool:
+        """Send what is known for this request, the security headers included: a prebuilt
+        answer, a stored one, or 304 for either. False: nothing is known (a miss)."""
+        policy = found.route.cache
+        assert policy is not None
+        head = scope["method"] == "HEAD"
         if policy.prebuilt:
             built = self.built()
             answer = built.get(get_route_path(scope)) if (
-                built is not None and built.version == version
-                and (not policy.absolute or built.base == base)) else None
-            if answer is not None:
-                await _send_built(scope, send, answer, gzip, if_none_match,
-                                  self._extra[False, policy.owned])
-                return
-        key = page_key(scope, params=policy.params, owned=policy.owned, base=base)
-        personal = key is not None and key.owned is not None
-        extra = self._extra[personal, policy.owned]
+                built is not None and built.version == found.version
+                and (not policy.absolute or built.base == found.base)) else None
+            if answer is not None and built is not None:
+                sent = self._built_headers(built, answer, found.gzip, policy.owned)
+                await _send_known(send, sent, found.if_none_match, head)
+                return True
+        if found.key is None or not self.store.max_bytes:
+            return False
+        stored = self.store.get(found.version, (found.key, found.gzip))
+        if stored is None:
+            return False
+        await _send_known(send, _stored_headers(stored, found.extra), found.if_none_match,
+                          head)
+        return True
+
+    def _built_headers(self, built: BuiltAnswers, answer: BuiltAnswer, gzip: bool,
+                       owned: bool) -> _Sent:
+        """A prebuilt answer's headers, made once per answer, encoding and data version."""
+        if self._built_for is not built:
+            self._built_for, self._built_sent = built, {}
+        memo = (answer.path, gzip, owned)
+        sent = self._built_sent.get(memo)
+        if sent is None:
+            extra = self._extra[False, owned]
+            headers, body, etag = answer.encoded(gzip)
+            sent = self._built_sent[memo] = _Sent(
+                200, with_security((*headers, *_unless_own(extra, answer.headers),
+                                    (b"etag", etag.encode()))),
+                body, etag,
+                with_security((*_validators(extra, answer.headers), (b"etag", etag.encode()))))
+        return sent
+
+
+class CacheMiddleware:
+    """Stores 200 answers (and replays them when the front layer did not), adds ETags, answers
+    304s, sets the caching headers."""
+
+    def __init__(self, app: ASGIApp, *, cache: ResponseCache) -> None:
+        self.app = app
+        self.cache = cache
+        self.store = cache.store
+        self._flights = cache._flights
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        found = self.cache.lookup(scope, route_of(scope)) if scope["type"] == "http" else None
+        if found is None:
+            await self.app(scope, receive, send)
+            return
+        if not scope.get(MISSED) and await self.cache.replay(scope, send, found):
+            return
+        key, gzip, version, extra = found.key, found.gzip, found.version, found.extra
         if key is None:
             await self.app(scope, receive, _adding(send, extra))
             return
         storing = scope["method"] == "GET" and self.store.max_bytes > 0
-        stored = self.store.get(version, (key, gzip)) if self.store.max_bytes else None
         flight: asyncio.Event | None = None
-        if stored is None and storing:
+        if storing:
             waiting = self._flights.get((key, gzip))
             if waiting is not None:
                 # Another request is rendering this very answer: wait for it, not beside it.
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(waiting.wait(), FLIGHT_WAIT)
                 stored = self.store.get(version, (key, gzip))
-            if stored is None and (key, gzip) not in self._flights:
+                if stored is not None:
+                    await _send_known(send, _stored_headers(stored, extra), found.if_none_match,
+                                      scope["method"] == "HEAD")
+                    return
+            if (key, gzip) not in self._flights:
                 flight = self._flights[(key, gzip)] = asyncio.Event()
-        if stored is not None:
-            if stored.etag and etag_matches(if_none_match, stored.etag):
-                await _send_not_modified(send, stored.etag, _validators(extra, stored.headers))
-                return
-            tag = [(b"etag", stored.etag.encode())] if stored.etag else []
-            await send({"type": "http.response.start", "status": stored.status,
-                        "headers": [*stored.headers, *_unless_own(extra, stored.headers),
-                                    *tag]})
-            body = b"" if scope["method"] == "HEAD" else stored.body
-            await send({"type": "http.response.body", "body": body})
-            return
-        etag = page_etag(version, self.code_version, key, gzip)
+        etag = page_etag(version, self.cache.code_version, key, gzip)
         began = time.perf_counter()
         try:
             await self.app(scope, receive, self._capture(
-                send, extra, etag, if_none_match, (key, gzip), version, store=storing))
+                send, extra, etag, found.if_none_match, (key, gzip), version, store=storing))
             if log.isEnabledFor(logging.DEBUG):
                 # What the store saves (one line per answer computed: RULES_LOG_LEVEL=debug).
                 log.debug("computed %s%s in %.1f ms", key.path,
@@ -174,8 +250,11 @@ class CacheMiddleware:
                 if store and (status == 200 or status in _REDIRECTS):
                     chunks.append(message.get("body", b""))
                     if not message.get("more_body", False):
-                        self.store.put(version, key, Stored(
-                            status, own_headers, b"".join(chunks), etag if status == 200 else ""))
+                        stored = Stored(status, own_headers, b"".join(chunks),
+                                        etag if status == 200 else "")
+                        # The headers it goes out with, made once here, not per replay.
+                        self.store.put(version, key, replace(stored, sent=_sent_of(stored,
+                                                                                 extra)))
                 if not_modified:
                     return
             await send(message)
@@ -183,17 +262,42 @@ class CacheMiddleware:
         return capture
 
 
-async def _send_built(scope: Scope, send: Send, answer: BuiltAnswer, gzip: bool,
-                      if_none_match: str, extra: list[tuple[bytes, bytes]]) -> None:
-    headers, body, etag = answer.encoded(gzip)
-    if etag_matches(if_none_match, etag):
-        await _send_not_modified(send, etag, _validators(extra, answer.headers))
+@dataclass(frozen=True, slots=True)
+class _Sent:
+    """A known answer as it goes out: status, every header (security ones included), body, and
+    the 304's headers."""
+
+    status: int
+    headers: tuple[tuple[bytes, bytes], ...]
+    body: bytes
+    etag: str
+    not_modified: tuple[tuple[bytes, bytes], ...]
+
+
+def _stored_headers(stored: Stored, extra: list[tuple[bytes, bytes]]) -> _Sent:
+    """A stored answer as it goes out: made when it was stored (`Stored.sent`), or here for an
+    entry stored without them."""
+    if stored.sent is not None:
+        return stored.sent  # type: ignore[no-any-return]
+    return _sent_of(stored, extra)
+
+
+def _sent_of(stored: Stored, extra: list[tuple[bytes, bytes]]) -> _Sent:
+    tag = ((b"etag", stored.etag.encode()),) if stored.etag else ()
+    return _Sent(stored.status,
+                 with_security((*stored.headers, *_unless_own(extra, stored.headers), *tag)),
+                 stored.body, stored.etag,
+                 with_security((*_validators(extra, stored.headers), *tag)))
+
+
+async def _send_known(send: Send, sent: _Sent, if_none_match: str, head: bool) -> None:
+    if sent.etag and etag_matches(if_none_match, sent.etag):
+        await send({"type": "http.response.start", "status": 304,
+                    "headers": sent.not_modified})
+        await send({"type": "http.response.body", "body": b""})
         return
-    await send({"type": "http.response.start", "status": 200,
-                "headers": [*headers, *_unless_own(extra, answer.headers),
-                            (b"etag", etag.encode())]})
-    await send({"type": "http.response.body",
-                "body": b"" if scope["method"] == "HEAD" else body})
+    await send({"type": "http.response.start", "status": sent.status, "headers": sent.headers})
+    await send({"type": "http.response.body", "body": b"" if head else sent.body})
 
 
 def _unless_own(extra: list[tuple[bytes, bytes]],

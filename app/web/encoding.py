@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from starlette.datastructures import Headers
 from starlette.middleware.gzip import GZipMiddleware, GZipResponder, IdentityResponder
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 __all__ = ["NegotiatedGZipMiddleware", "accepts_gzip"]
 
@@ -55,4 +55,22 @@ class NegotiatedGZipMiddleware(GZipMiddleware):
         else:
             responder = IdentityResponder(self.app, self.minimum_size,
                                           exclude_content_types=self.exclude_content_types)
+            # It adds `Vary: Accept-Encoding` to any answer it could have compressed, also
+            # when the handler said so already (static files): once is what is meant.
+            send = _one_vary(send)
         await responder(scope, receive, send)
+
+
+def _one_vary(send: Send) -> Send:
+    async def deduplicated(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            headers = list(message.get("headers", ()))
+            for n, (name, value) in enumerate(headers):
+                if name.lower() == b"vary" and b"," in value:
+                    tokens = [t.strip() for t in value.split(b",")]
+                    unique = list(dict.fromkeys(t for t in tokens if t))
+                    if len(unique) < len(tokens):
+                        headers[n] = (name, b", ".join(unique))
+                        message = {**message, "headers": headers}
+        await send(message)
+    return deduplicated

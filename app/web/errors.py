@@ -21,6 +21,7 @@ from app.errors import AppError
 from app.web.responses import SafeJSONResponse
 from app.web.routing import allowed_methods
 from app.web.search_context import closest_entries
+from app.web.security import adding_security
 from app.web.templating import render_page
 from app.web.views import ErrorAnswer, ErrorBody, TitleMatch
 
@@ -117,6 +118,7 @@ async def handle_error(request: Request, exc: Exception) -> Response:
 
 
 async def send_error(scope: Scope, receive: Receive, send: Send, error: AppError) -> None:
-    """Answer `error` from a middleware, outside the routing that calls `handle_error`."""
+    """Answer `error` from a middleware, outside the routing that calls `handle_error`; with the
+    security headers, as the layers in front of `SecurityHeadersMiddleware` answer too."""
     response = await handle_error(Request(scope, receive), error)
-    await response(scope, receive, send)
+    await response(scope, receive, adding_security(send))

@@ -7,32 +7,16 @@ Each class wraps the app and touches only the scope or the headers (or answers e
 from __future__ import annotations
 
 from starlette.datastructures import Headers
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.errors import AppError
 from app.web.body import declared_length, too_large
 from app.web.errors import send_error
 from app.web.limits import MAX_BODY, MAX_HEADER_BYTES, MAX_HEADERS, MAX_URL
+from app.web.security import CSP, SECURITY_HEADERS, adding_security, with_security
 
-#: Scripts, styles, images, fetches and the service worker come from this origin only; no
-#: inline script or style anywhere, and no framing.
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "font-src 'self'; connect-src 'self'; manifest-src 'self'; worker-src 'self'; "
-    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-)
-SECURITY_HEADERS = {
-    "content-security-policy": CSP,
-    "x-content-type-options": "nosniff",
-    "referrer-policy": "strict-origin-when-cross-origin",
-    "x-frame-options": "DENY",
-    "permissions-policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=(), "
-                          "interest-cohort=()",
-    "cross-origin-opener-policy": "same-origin",
-}
-
-
-_SECURITY_RAW = tuple((name.encode(), value.encode()) for name, value in SECURITY_HEADERS.items())
+__all__ = ["CSP", "SECURITY_HEADERS", "RequestLimitsMiddleware", "RootPathMiddleware",
+           "SecurityHeadersMiddleware", "adding_security", "with_security"]
 
 
 class SecurityHeadersMiddleware:
@@ -46,15 +30,7 @@ class SecurityHeadersMiddleware:
             await self.app(scope, receive, send)
             return
 
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                raw = list(message.get("headers", ()))
-                present = {name.lower() for name, _ in raw}
-                raw.extend(h for h in _SECURITY_RAW if h[0] not in present)
-                message = {**message, "headers": raw}
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
+        await self.app(scope, receive, adding_security(send))
 
 
 class RootPathMiddleware:

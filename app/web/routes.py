@@ -51,7 +51,7 @@ from app.web.views import (
     WebManifest,
 )
 
-__all__ = ["PREBUILT", "ROUTES", "add_routes", "prebuilt_paths"]
+__all__ = ["PREBUILT", "ROUTES", "add_routes", "prebuilt_paths", "readiness"]
 
 
 def _library(request: Request) -> Library:
@@ -461,12 +461,16 @@ async def healthz(request: Request) -> Response:
 async def readyz(request: Request) -> Response:
     """The corpus and its index are loaded and can be served, by this worker and (with
     several) by every other: 503 while one is starting again or cannot start."""
-    lib = _library(request)
-    ready, why = workers_ready()
-    return SafeJSONResponse(Ready(status="ready" if ready else f"not ready: {why}",
-                                  version=lib.version, entries=len(lib.corpus)),
-                            status_code=200 if ready else 503,
+    ready = readiness(_library(request))
+    return SafeJSONResponse(ready, status_code=200 if ready.status == "ready" else 503,
                             headers={"cache-control": "no-store"})
+
+
+def readiness(library: Library) -> Ready:
+    """What `/readyz` says (also answered by the front layer, `app.web.front`)."""
+    ready, why = workers_ready()
+    return Ready(status="ready" if ready else f"not ready: {why}", version=library.version,
+                 entries=len(library.corpus))
 
 
 # --- The table ---------------------------------------------------------------------------

@@ -16,8 +16,8 @@ from starlette._utils import get_route_path
 from starlette.routing import BaseRoute, Match, compile_path
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-__all__ = ["Cache", "Route", "RouteMiddleware", "allowed_methods", "matches_a_route",
-           "route_of"]
+__all__ = ["Cache", "Route", "RouteMiddleware", "RouteTable", "allowed_methods",
+           "matches_a_route", "route_of"]
 
 
 @dataclass(frozen=True)
@@ -88,16 +88,12 @@ def allowed_methods(routes: Iterable[BaseRoute], scope: Scope) -> list[str]:
     return sorted(_match(routes, probe)[1])
 
 
-class RouteMiddleware:
-    """Finds the table row of each request once, for the cache and admission control.
+class RouteTable:
+    """Finds the table row of a request, by the path's first segment to the one or two rows
+    that can match, compiled with Starlette's own `compile_path` (the router matches the same
+    patterns again afterwards, for misses only)."""
 
-    Every request passes here, cached answers included, so the lookup goes by the path's first
-    segment to the one or two rows that can match, compiled with Starlette's own
-    `compile_path` (the router matches the same patterns again afterwards).
-    """
-
-    def __init__(self, app: ASGIApp, table: Iterable[Route]) -> None:
-        self.app = app
+    def __init__(self, table: Iterable[Route]) -> None:
         self.by_segment: dict[str, list[tuple[re.Pattern[str], Route]]] = {}
         self.anywhere: list[tuple[re.Pattern[str], Route]] = []
         for row in table:
@@ -108,18 +104,34 @@ class RouteMiddleware:
             else:
                 self.by_segment.setdefault(first, []).append((pattern, row))
 
-    def _row(self, scope: Scope) -> Route | None:
-        path = get_route_path(scope)
-        method = scope["method"]
+    def row(self, scope: Scope) -> Route | None:
+        """The row this request matches (None: no route, or a method the path lacks)."""
+        path: str = get_route_path(scope)
+        method: str = scope["method"]
         first = path[1:].split("/", 1)[0]
         candidates: list[tuple[re.Pattern[str], Route]] = [
-            *self.by_segment.get(first, []), *self.anywhere]
+            *self.by_segment.get(first, ()), *self.anywhere]
         for pattern, row in candidates:
             if method in row.methods and pattern.match(path):
                 return row
         return None
 
+    def mark(self, scope: Scope) -> Route | None:
+        """Look the row up once and keep it in the scope, for the layers behind."""
+        found = self.row(scope)
+        scope[_ROUTE_KEY] = found
+        return found
+
+
+class RouteMiddleware:
+    """Finds the table row of each request once, for the cache and admission control (when
+    no front layer did: `app.web.front` marks the row itself)."""
+
+    def __init__(self, app: ASGIApp, table: Iterable[Route]) -> None:
+        self.app = app
+        self.table = RouteTable(table)
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            scope[_ROUTE_KEY] = self._row(scope)
+        if scope["type"] == "http" and _ROUTE_KEY not in scope:
+            self.table.mark(scope)
         await self.app(scope, receive, send)

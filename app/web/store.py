@@ -17,6 +17,7 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass, fields, is_dataclass
 from threading import Lock
+from typing import Any
 
 __all__ = ["ResponseStore", "Stored", "charge"]
 
@@ -38,6 +39,9 @@ class Stored:
     body: bytes
     #: "" for a stored redirect, which has none.
     etag: str
+    #: The answer as it goes out, every header attached (`app.web.cache`), made once when it
+    #: is stored; None: made when it is replayed.
+    sent: Any = None
 
 
 def charge(value: object) -> int:
