@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 
 def printable(text: str) -> str:
     """`text` with anything a UTF-8 terminal cannot print (lone surrogates) escaped, and
@@ -30,6 +34,17 @@ class DataError(Exception):
         where = f"{self.file}: {self.entry}" if entry else self.file
         tail = f"; and {more} more (python -m app check)" if more else ""
         super().__init__(f"{where}: {self.problem}{tail}")
+
+
+def read_data_json(data_dir: Path, file: str, *, missing: str = "file not found") -> Any:
+    """The JSON document `data_dir/file`, or `DataError` naming the file: `missing` when it is
+    not there, the parser's message when it is not UTF-8 JSON."""
+    try:
+        return json.loads((data_dir / file).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DataError(file, "", missing) from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DataError(file, "", f"not valid UTF-8 JSON ({exc})") from None
 
 
 class AppError(Exception):

@@ -18,7 +18,6 @@ newer language is a new entry here, no code: `python -m app check` says what is 
 from __future__ import annotations
 
 import functools
-import json
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -27,7 +26,7 @@ from typing import Any
 
 from app.corpus.hangul import CHOSEONG, is_syllable
 from app.corpus.normalize import fold_accents
-from app.errors import DataError
+from app.errors import DataError, read_data_json
 
 __all__ = ["OTHER", "READINGS", "Language", "load_languages"]
 
@@ -115,12 +114,7 @@ def _readings(text: str) -> list[str]:
 
 def load_languages(data_dir: Path, file: str) -> Mapping[str, Language]:
     """The languages `data_dir/file` declares, by code, or `DataError` naming the problem."""
-    try:
-        doc: Any = json.loads((data_dir / file).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DataError(file, "", "file not found") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DataError(file, "", f"not valid UTF-8 JSON ({exc})") from None
+    doc: Any = read_data_json(data_dir, file)
     items = doc.get("languages") if isinstance(doc, dict) else None
     if not isinstance(items, list) or not items:
         raise DataError(file, "", '"languages" must be a non-empty list')

@@ -14,7 +14,6 @@ parser asks for a name by kind and code, so a new kind of name is a data change 
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -23,7 +22,7 @@ from typing import Any
 from app.corpus.manifest import GameDecl, objects
 from app.corpus.models import Collection, GameSpec
 from app.corpus.normalize import compact
-from app.errors import DataError
+from app.errors import DataError, read_data_json
 
 #: Bounds for one synonyms line: far above any real term's variants.
 _MAX_VARIANTS = 64
@@ -128,12 +127,8 @@ def _with_names(data_dir: Path, decl: GameDecl) -> GameSpec:
         return GameSpec(decl.id, decl.name, decl.name_en, decl.glossary_chapter,
                         short_name=decl.short_name, quick=decl.quick)
     file = decl.names_file
-    try:
-        doc: Any = json.loads((data_dir / file).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DataError(file, "", f'file not found (the names of game "{decl.id}")') from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DataError(file, "", f"not valid UTF-8 JSON ({exc})") from None
+    doc: Any = read_data_json(data_dir, file,
+                              missing=f'file not found (the names of game "{decl.id}")')
     if not isinstance(doc, dict):
         raise DataError(file, "", "must be a JSON object")
     tables: dict[str, MappingProxyType[str, str]] = {}

@@ -13,7 +13,6 @@ scripts, event handlers, styles, ids and any URL-bearing attribute are refused w
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -25,7 +24,7 @@ from xml.etree import ElementTree
 
 import html5lib
 
-from app.errors import DataError
+from app.errors import DataError, read_data_json
 
 __all__ = ["Icon", "IconSet", "load_icons"]
 
@@ -102,12 +101,7 @@ class IconSet:
 
 def load_icons(data_dir: Path, file: str) -> IconSet:
     """The icons declared in `data_dir/file`, or `DataError` naming the icon and the problem."""
-    try:
-        doc: Any = json.loads((data_dir / file).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DataError(file, "", "file not found") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DataError(file, "", f"not valid UTF-8 JSON ({exc})") from None
+    doc: Any = read_data_json(data_dir, file)
     items = doc.get("icons") if isinstance(doc, dict) else None
     if not isinstance(items, list):
         raise DataError(file, "", '"icons" must be a list')
