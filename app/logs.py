@@ -52,7 +52,8 @@ class TextFormatter(logging.Formatter):
             # localtime() of `created` depends on its whole seconds only.
             self._second = (second, time.strftime(self.default_time_format,
                                                   self.converter(record.created)))
-        return self.default_msec_format % (self._second[1], record.msecs)
+        msec = self.default_msec_format
+        return msec % (self._second[1], record.msecs) if msec else self._second[1]
 
 
 class ServerLogHandler(logging.StreamHandler):  # type: ignore[type-arg]
