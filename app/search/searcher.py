@@ -465,9 +465,11 @@ class SearchIndex:
         when there is no filter, or no such game or source."""
         return self._filters.get((game, source)) if game or source else None
 
-    def ranking(self, plan: Plan, allowed: frozenset[int] | None = None) -> Ranking:
+    def ranking(self, plan: Plan, allowed: frozenset[int] | None = None, *,
+                depth: int | None = None) -> Ranking:
         """Every entry `plan` finds among the document numbers `allowed` (all: None), best
-        first, with what each stage decided on the way."""
+        first, with what each stage decided on the way. The best `depth` BM25 candidates
+        are re-ranked (the budget's `rerank` unless fewer are asked for)."""
         reader = self._searcher().reader()
         terms = weighted_terms(plan, self.budget, translations=self.translations)
         by_docnum = score_terms(reader, self._stats, terms, allowed)
@@ -483,10 +485,11 @@ class SearchIndex:
         by_score = sorted(scores, key=lambda i: (-scores[i], self._docnums[i]))
         prepared = self._reranker.prepare(plan)
         features: dict[str, Features] = {}
-        for entry_id in by_score[: self.budget.rerank]:
+        depth = self.budget.rerank if depth is None else min(depth, self.budget.rerank)
+        for entry_id in by_score[:depth]:
             features[entry_id] = self._reranker.features(prepared, entry_id)
             scores[entry_id] *= features[entry_id].factor
-        for entry_id in by_score[self.budget.rerank :]:
+        for entry_id in by_score[depth:]:
             scores[entry_id] *= CONTRACT.rerank.coord_floor
         entries = self.corpus.entries
         for entry_id in scores:
@@ -626,9 +629,23 @@ class SearchIndex:
         ids = [m.id for m in self.titles.ranked(matches)]
         if not ids:
             # No title answers what is typed: the search's best results do.
-            ids = [h.id for h in self._search(text, game=None, source=None, limit=limit,
-                                              offset=0).hits]
+            ids = self.best(text, limit=limit)
         return ids[:limit]
+
+    def best(self, text: str, *, limit: int) -> list[str]:
+        """The search's best `limit` entries for a cleaned `text`, for suggestions: what a
+        page of results needs besides the order (snippets, the words no result has, the
+        nearest words of the texts, did-you-mean) is not made, and only the best `limit`
+        BM25 candidates are re-ranked, which keeps a suggestion under a millisecond."""
+        rewrite = self.rewrite(text)
+        plan = self.plan(rewrite.text, related=rewrite.related)
+        if plan.empty or limit <= 0:
+            return []
+        order = self.ranking(plan, depth=limit).order
+        if rewrite.game is not None:
+            entries, named = self.corpus.entries, rewrite.game[1]
+            order.sort(key=lambda entry_id: entries[entry_id].game != named)  # stable
+        return order[:limit]
 
 
 def _segments(doc: Document) -> tuple[_Segment, ...]:
