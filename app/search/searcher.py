@@ -449,11 +449,16 @@ class SearchIndex:
         heard as a loanword, not replaced by a synonym, and in no result's text (in any of
         its languages, accents folded) even with its spaces taken out (교전중 is in "교전 중인")."""
         replaced = {squash(typed_word) for typed_word, _ in rewrite.synonyms}
-        return tuple(
-            w.text for w in plan.words if not (w.known or w.corrections or w.english)
-            and not analysis.is_function_word(w.text) and squash(w.text) not in replaced
-            and not any(fold_text(squash(w.stem or w.text)) in s.squashed
-                        for entry_id in ranked for s in self._segments_of(entry_id)))
+        missing: list[str] = []
+        for w in plan.words:
+            if (w.known or w.corrections or w.english or analysis.is_function_word(w.text)
+                    or squash(w.text) in replaced):
+                continue
+            wanted = fold_text(squash(w.stem or w.text))
+            if not any(wanted in s.squashed
+                       for entry_id in ranked for s in self._segments_of(entry_id)):
+                missing.append(w.text)
+        return tuple(missing)
 
     def opening(self, entry_id: str) -> str:
         """The opening of an entry's text, as a snippet (nothing marked)."""
