@@ -228,19 +228,28 @@ var RulesEngine = (function (R, M) {
     buildVocabularies() {
       /** @type {Record<string, number>} */
       const hangul = dict(), english = dict(), targets = dict();
-      const an = this.an, least = this.c.typos.target_min_length;
+      const an = this.an, least = this.c.typos.target_min_length, typos = this.c.typos;
+      // A title that is a sentence (a FAQ question) holds ordinary words, never a target
+      // (searcher._sentence).
+      const sentence = this.docs.title.map(function (title) {
+        const trimmed = title.trimEnd(), last = Array.from(trimmed).pop() || "";
+        return Array.from(title).length > typos.target_title_most ||
+          (last !== "" && typos.question_marks.indexOf(last) >= 0);
+      });
       ["title_w", "alias", "body_w", "title_tr", "body_tr"].forEach((field) => {
         const f = this.fields[field];
         if (!f) return;
         const terms = (f.raw ? Object.keys(f.raw) : Array.from(f.decoded.keys())).sort(compare);
         terms.forEach((term) => {
-          const df = /** @type {[number[], number[]]} */ (this.postings(field, term))[0].length;
+          const docs = /** @type {[number[], number[]]} */ (this.postings(field, term))[0];
+          const df = docs.length;
           if (isHangul(term)) hangul[term] = (hangul[term] || 0) + df;
           // Words of every other script (searcher._vocabularies): not bare jamo.
           else if (LETTERS.test(term) && !an.jamoRun.test(term)) english[term] = (english[term] || 0) + df;
           else return;
           if (field.indexOf("body") !== 0 && Array.from(term).length >= least &&
-              !an.isFunctionWord(term) && !an.isHan(term)) targets[term] = 1;
+              !an.isFunctionWord(term) && !an.isHan(term) &&
+              (field !== "title_w" || !docs.every(function (d) { return sentence[d]; }))) targets[term] = 1;
         });
       });
       this.hangul = new R.Vocabulary(an, hangul, targets);

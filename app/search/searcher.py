@@ -204,7 +204,9 @@ class SearchIndex:
             self._ids: tuple[str, ...] = tuple(
                 fields["id"] for _, fields in sorted(reader.iter_docs(), key=lambda d: d[0])
             )
-            self._hangul, self._english = _vocabularies(reader)
+            long_titles = frozenset(n for n, entry_id in enumerate(self._ids)
+                                    if _sentence(corpus.entries[entry_id].title))
+            self._hangul, self._english = _vocabularies(reader, long_titles)
             # The translation fields' statistics count the documents that have one.
             base = sum(1 for d in self._documents.values() if d.base)
             translated = sum(1 for d in self._documents.values() if d.translated)
@@ -666,13 +668,22 @@ def _segments(doc: Document) -> tuple[_Segment, ...]:
     return tuple(out)
 
 
-def _vocabularies(reader: Any) -> tuple[Vocabulary, Vocabulary]:
+def _sentence(title: str) -> bool:
+    """Whether a title is a sentence (a question), not a name (`typos.target_title_most`)."""
+    typos = CONTRACT.typos
+    last = title.rstrip()[-1:]
+    return len(title) > typos.target_title_most or (last != "" and last in typos.question_marks)
+
+
+def _vocabularies(reader: Any, long_titles: frozenset[int] = frozenset()
+                  ) -> tuple[Vocabulary, Vocabulary]:
     """Known Hangul words and known words of other scripts (English and the rest), with
     frequencies.
 
     Every indexed word is known; typos are corrected only towards the rules' vocabulary: the
     words of titles and English names, never an ordinary word of some rule's text (a
-    misspelt 어젠다 once became 언제나, an adverb).
+    misspelt 어젠다 once became 언제나, an adverb), nor a word only the titles that
+    are sentences (document numbers `long_titles`: FAQ questions, `_sentence`) have.
     """
     hangul: dict[str, int] = {}
     english: dict[str, int] = {}
@@ -692,7 +703,9 @@ def _vocabularies(reader: Any) -> tuple[Vocabulary, Vocabulary]:
             # Nor is a Han gram: a Han word is never corrected (`typos.han_edits`).
             if (not fieldname.startswith("body")
                     and len(term) >= CONTRACT.typos.target_min_length
-                    and not analysis.is_function_word(term) and not scripts.is_han(term)):
+                    and not analysis.is_function_word(term) and not scripts.is_han(term)
+                    and (fieldname != "title_w" or not long_titles or not long_titles.issuperset(
+                        reader.postings(fieldname, raw).all_ids()))):
                 targets.add(term)
     return (Vocabulary(list(hangul), list(hangul.values()), targets=targets),
             Vocabulary(list(english), list(english.values()), targets=targets))
