@@ -200,6 +200,12 @@ class SearchIndex:
         self._game_rank: dict[str, int] = {}
         for source in corpus.sources:
             self._game_rank.setdefault(source.spec.game, len(self._game_rank))
+        # What the order reads of each entry, looked up once per index, not per candidate:
+        # its game's place in the manifest and its reading order; the "see X" entries.
+        self._placed = {doc.id: (self._game_rank[doc.entry.game], doc.entry.order)
+                        for doc in self._documents.values()}
+        self._placeholders = frozenset(doc.id for doc in self._documents.values()
+                                       if doc.entry.placeholder)
         with ix.reader() as reader:
             self._ids: tuple[str, ...] = tuple(
                 fields["id"] for _, fields in sorted(reader.iter_docs(), key=lambda d: d[0])
@@ -498,16 +504,15 @@ class SearchIndex:
             scores[entry_id] *= features[entry_id].factor
         for entry_id in by_score[depth:]:
             scores[entry_id] *= CONTRACT.rerank.coord_floor
-        entries = self.corpus.entries
-        for entry_id in scores:
-            if entries[entry_id].placeholder:
-                scores[entry_id] *= _ORDER.placeholder
+        for entry_id in self._placeholders.intersection(scores):
+            scores[entry_id] *= _ORDER.placeholder
+        placed, none, close = self._placed, Tier.NONE, Tier.CLOSE
 
         def key(entry_id: str) -> tuple[int, int, float, int]:
-            tier = tiers.get(entry_id, Tier.NONE)
+            tier = tiers.get(entry_id, none)
+            game, reading = placed[entry_id]
             # Title-level matches in several games: the manifest's first game first.
-            game = self._game_rank[entries[entry_id].game] if tier >= Tier.CLOSE else 0
-            return (-tier, game, -scores[entry_id], entries[entry_id].order)
+            return (-tier, game if tier >= close else 0, -scores[entry_id], reading)
 
         order = self._placeholders_below_targets(sorted(scores, key=key), allowed)
         return Ranking(terms, bm25, tiers, features, order)
@@ -543,7 +548,8 @@ class SearchIndex:
                                     allowed: frozenset[int] | None) -> list[str]:
         """Move each "see X" entry just below X when it ranked above it; add X if missing."""
         entries = self.corpus.entries
-        for entry_id in [i for i in order if entries[i].placeholder]:
+        placeholders = self._placeholders
+        for entry_id in [i for i in order if i in placeholders]:
             targets = entries[entry_id].links_to
             if not targets or targets[0] not in entries:
                 continue
