@@ -27,6 +27,11 @@ the app sees a request (`app.web.limits`):
   client the longest (idle, or not reading an answer) are closed to make room, a few at a
   time; requests get 503 only when every connection is being answered, and `/healthz` and
   `/readyz` have `HEALTH_RESERVE` connections of their own beyond the bound;
+* **draining**: when the worker stops (a reload replaces it, or SIGTERM), it stops accepting,
+  and each connection ends between requests, never mid-request: an answer in progress carries
+  `Connection: close`; an idle kept-alive connection stays open `DRAIN_IDLE` seconds more and
+  the request that arrives meanwhile is answered with `Connection: close` (uvicorn closed idle
+  connections at once, and a client whose next request was already on its way got nothing);
 * **errors**: an answer already due on the connection (a valid request pipelined before a bad
   one) is sent before the error; a client that went away mid-answer is one line in the log
   (throttled, like every line a client can cause), not a traceback.
@@ -81,6 +86,12 @@ _LAST_POLL: Final = 0.128
 #: Past the connection bound, this share of the bound is closed at once (the ones that waited
 #: longest): one look over the connections serves many new ones.
 _EVICT_SHARE: Final = 64
+#: Seconds an idle kept-alive connection of a stopping worker stays open for the next request,
+#: which is then answered with `Connection: close`: a client that keeps its connection busy
+#: (a page loading its parts, a monitoring probe) moves to a new connection without an error.
+#: One that is quiet longer finds the connection closed, as at any keep-alive timeout, and
+#: browsers and HTTP libraries check for that before they reuse a connection.
+DRAIN_IDLE: Final = 2.0
 _VERSIONS: Final = ("1.0", "1.1")
 _PROBES: Final = (b"/healthz", b"/readyz")
 _SECURITY: Final = b"".join(f"{k}: {v}\r\n".encode() for k, v in SECURITY_HEADERS.items())
@@ -172,6 +183,9 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self._fd = -1
         #: This side ended the connection (a write timeout, or room for another).
         self._closed_here = False
+        #: The worker is stopping: no request after the one answered next.
+        self._draining = False
+        self._drain_timer: asyncio.TimerHandle | None = None
         #: Every cycle of this connection not yet answered: uvicorn marks only the newest one
         #: disconnected when the connection is lost, and the one running would write on.
         self._cycles: weakref.WeakSet[Any] = weakref.WeakSet()
@@ -197,10 +211,10 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_head_timer()
-        for timer in (self._write_timer, self._next_timer):
+        for timer in (self._write_timer, self._next_timer, self._drain_timer):
             if timer is not None:
                 timer.cancel()
-        self._write_timer = self._next_timer = None
+        self._write_timer = self._next_timer = self._drain_timer = None
         self._held.clear()
         if (self.cycle is not None and not self.cycle.response_complete
                 and not self._closed_here):
@@ -276,6 +290,8 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             return False
         if not self._answering():
             return True
+        if self._draining:
+            return False  # the connection ends after the answer in progress
         # Requests ahead of the one being answered: a few, and only once the answers so far
         # have left the process.
         return (len(self.pipeline) < limits.PIPELINE_DEPTH
@@ -354,6 +370,9 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             self.app = self._app
         cycle = self.cycle
         self._cycles.add(cycle)
+        if self._draining:
+            cycle.keep_alive = False
+            self._cancel_drain_timer()
         answer = cycle.send
 
         async def send(message: Any) -> None:
@@ -382,6 +401,10 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             return
         if awaiting_head:
             self._arm_head_timer()
+            if self._draining:
+                # Its answer began before the worker was told to stop, so it could not say
+                # `Connection: close`: the next request is the last.
+                self._arm_drain_timer()
         self._feed()
 
     def _start_asgi_task(self, cycle: Any, app: Any) -> None:
@@ -425,6 +448,42 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             self.flow.pause_reading()
         else:
             self._send_error(status)
+
+    # --- draining -----------------------------------------------------------------------------
+
+    def shutdown(self) -> None:
+        # uvicorn's closes an idle connection at once, and a request that was on its way gets
+        # no answer; and one whose head is half read.
+        self._draining = True
+        if self.transport.is_closing():
+            return
+        newest = self.pipeline[0][0] if self.pipeline else self.cycle
+        if newest is not None and not newest.response_complete and not newest.response_started:
+            newest.keep_alive = False
+            return
+        # An answer already started can no longer say `Connection: close`: the next one will.
+        if self._in_head or self._held:
+            return  # a request is arriving: it is answered, with `Connection: close`
+        if not self._answering():
+            self._arm_drain_timer()
+
+    def _arm_drain_timer(self) -> None:
+        self._cancel_drain_timer()
+        self._drain_timer = self.loop.call_later(DRAIN_IDLE, self._drained)
+
+    def _cancel_drain_timer(self) -> None:
+        if self._drain_timer is not None:
+            self._drain_timer.cancel()
+            self._drain_timer = None
+
+    def _drained(self) -> None:
+        self._drain_timer = None
+        if self.transport.is_closing() or self._answering() or self._in_head or self._held:
+            return
+        if self._unsent() > 0:
+            self._close_now()  # an answer the client does not take: no need to wait for it
+        else:
+            self.transport.close()
 
     # --- writing -----------------------------------------------------------------------------
 

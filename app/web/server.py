@@ -394,20 +394,28 @@ class _Supervisor(Multiprocess):
         self._restart(range(replaced))
 
     def _restart(self, indexes: range) -> int:
-        """Replace the workers at `indexes` in turn; how many were replaced before one failed."""
+        """Replace the workers at `indexes` in turn; how many were replaced before one failed.
+
+        A replaced worker is told to stop and drains its connections (`app.web.protocol`: up
+        to `DRAIN_IDLE` seconds) while the next one starts; they are waited for at the end."""
         done = 0
-        for idx in indexes:
-            if self.should_exit.is_set():
-                return done
-            new = self._started()
-            if new is None:
-                return done
-            old = self.processes[idx]
-            old.terminate()
-            old.join()
-            self.processes[idx] = new
-            done += 1
-        return done
+        stopping: list[Process] = []
+        try:
+            for idx in indexes:
+                if self.should_exit.is_set():
+                    return done
+                new = self._started()
+                if new is None:
+                    return done
+                old = self.processes[idx]
+                old.terminate()
+                stopping.append(old)
+                self.processes[idx] = new
+                done += 1
+            return done
+        finally:
+            for old in stopping:
+                old.join()
 
     def _started(self) -> Process | None:
         """A new worker that became ready, within `START_TRIES` tries."""
