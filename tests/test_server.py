@@ -375,12 +375,15 @@ def test_a_worker_failing_at_start_up_is_not_restarted_in_a_hot_loop(tmp_path: P
         parent = process.pid
         _wait_for_all_workers(parent, log)
         original = _version(base)
-        # The prepared copy damaged in place, its size unchanged (so it looks intact): every
-        # worker started from it fails while loading.
+        # The prepared copy damaged in place, its size unchanged (so it looks intact): the
+        # saved corpus cannot be read, the data copy is broken, and every worker started
+        # from them fails while loading.
         (prepared,) = Path(env["RULES_STATE_DIR"]).glob("snapshot-*")
         rules = prepared / "data" / RULES_FILE
         text = rules.read_bytes()
         rules.write_bytes(b"x" + text[1:])
+        saved = prepared / "corpus.pickle"
+        saved.write_bytes(b"x" * saved.stat().st_size)
         os.kill(min(_workers(parent)), signal.SIGKILL)
         assert wait_for(lambda: _failed_starts(log) >= 1, 30)
         time.sleep(16)
