@@ -20,7 +20,6 @@ from urllib.parse import urlsplit
 import pytest
 
 from app.web import limits
-from app.web.protocol import ADMIT_PER_TURN
 from bench.server import rss_kib, running_server
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -241,30 +240,6 @@ def test_pipelined_requests_are_answered_in_order(server: _Server) -> None:
             status, body, pending = _read_response(sock, pending)
             assert (status, body) == (200, b'{"status":"ok"}')
         assert pending == b""
-
-
-def test_a_wave_of_new_connections_is_answered_every_one(server: _Server) -> None:
-    # #20: new connections take turns to start, ADMIT_PER_TURN per turn of the event loop,
-    # the newest first. None may be lost while it waits, and a head that arrived in pieces
-    # (the first piece while it waited) is read to its end.
-    count = 8 * ADMIT_PER_TURN
-    request = _healthz(server)
-    socks = [_connect(server) for _ in range(count)]
-    try:
-        for sock in socks:
-            sock.sendall(request[:12])
-        time.sleep(0.3)
-        for sock in socks:
-            sock.sendall(request[12:])
-        for sock in socks:
-            assert _read_response(sock, b"") == (200, b'{"status":"ok"}', b"")
-        for sock in socks:  # and each is an ordinary kept connection now
-            sock.sendall(request)
-        for sock in socks:
-            assert _read_response(sock, b"")[0] == 200
-    finally:
-        for sock in socks:
-            sock.close()
 
 
 def test_large_allowed_head_gets_200(server: _Server) -> None:

@@ -27,12 +27,6 @@ the app sees a request (`app.web.limits`):
   client the longest (idle, or not reading an answer) are closed to make room, a few at a
   time; requests get 503 only when every connection is being answered, and `/healthz` and
   `/readyz` have `HEALTH_RESERVE` connections of their own beyond the bound;
-* **admission**: a new connection's first request is parsed only when its turn comes, at most
-  `ADMIT_PER_TURN` per turn of the event loop, the newest first while others wait: when
-  thousands of connections arrive at one instant (each answered costs the worker about a
-  millisecond), the requests of connections already open, and of a client that connected just
-  now, no longer wait behind all of them; a connection that waits too long meets the header
-  timeout or the connection bound like any other;
 * **draining**: when the worker stops (a reload replaces it, or SIGTERM), it stops accepting,
   and each connection ends between requests, never mid-request: an answer in progress carries
   `Connection: close`; an idle kept-alive connection stays open `DRAIN_IDLE` seconds more and
@@ -58,7 +52,6 @@ import socket
 import struct
 import termios
 import weakref
-from collections import deque
 from typing import Any, Final, NoReturn
 
 import httptools
@@ -93,9 +86,6 @@ _LAST_POLL: Final = 0.128
 #: Past the connection bound, this share of the bound is closed at once (the ones that waited
 #: longest): one look over the connections serves many new ones.
 _EVICT_SHARE: Final = 64
-#: New connections whose first request is parsed per turn of a worker's event loop (see
-#: `_Admission`).
-ADMIT_PER_TURN: Final = 8
 #: Seconds an idle kept-alive connection of a stopping worker stays open for the next request,
 #: which is then answered with `Connection: close`: a client that keeps its connection busy
 #: (a page loading its parts, a monitoring probe) moves to a new connection without an error.
@@ -141,61 +131,6 @@ async def _busy(scope: Any, receive: Any, send: Any) -> None:
         (b"cache-control", b"no-store"), (b"connection", b"close"),
         *((k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items())]})
     await send({"type": "http.response.body", "body": body})
-
-
-class _Admission:
-    """New connections of one event loop, taking turns to have their first request parsed.
-
-    uvloop accepts every connection that is waiting in one go, and each one's first request is
-    parsed and answered in the loop's next turns: a wave of two thousand new connections made
-    one turn last hundreds of milliseconds, and a request on a connection already open (a
-    player's next page, a monitoring probe's kept connection) waited for all of them. Here at
-    most `ADMIT_PER_TURN` new connections start per turn, the newest first: under such a wave
-    the ones waiting longest are the likeliest to be given up on by their client (or to be an
-    attacker's), while a client that connected just now is answered at once. Under ordinary
-    load fewer than `ADMIT_PER_TURN` connections arrive per turn, and none waits."""
-
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self._loop = loop
-        self._waiting: deque[weakref.ref[BoundedHttpToolsProtocol]] = deque()
-        self._started = 0
-        self._scheduled = False
-
-    def admit(self, protocol: BoundedHttpToolsProtocol) -> bool:
-        """Whether `protocol` may start now; if not, `protocol.admitted()` is called later."""
-        self._schedule()
-        if self._started < ADMIT_PER_TURN:
-            self._started += 1
-            return True
-        self._waiting.append(weakref.ref(protocol))
-        return False
-
-    def _schedule(self) -> None:
-        if not self._scheduled:
-            self._scheduled = True
-            self._loop.call_soon(self._turn)
-
-    def _turn(self) -> None:
-        self._scheduled = False
-        self._started = 0
-        while self._waiting and self._started < ADMIT_PER_TURN:
-            protocol = self._waiting.pop()()
-            if protocol is not None and not protocol.transport.is_closing():
-                self._started += 1
-                protocol.admitted()
-        if self._waiting:
-            self._schedule()
-
-
-_admissions: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Admission] = (
-    weakref.WeakKeyDictionary())
-
-
-def _admission(loop: asyncio.AbstractEventLoop) -> _Admission:
-    found = _admissions.get(loop)
-    if found is None:
-        found = _admissions[loop] = _Admission(loop)
-    return found
 
 
 def _eviction_order(protocol: BoundedHttpToolsProtocol) -> float:
@@ -248,9 +183,6 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self._fd = -1
         #: This side ended the connection (a write timeout, or room for another).
         self._closed_here = False
-        #: None until the first bytes arrive; then whether this connection's turn came
-        #: (`_Admission`).
-        self._admitted: bool | None = None
         #: The worker is stopping: no request after the one answered next.
         self._draining = False
         self._drain_timer: asyncio.TimerHandle | None = None
@@ -351,23 +283,10 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         if self._pending_error is not None or self.transport.is_closing():
             return  # what follows a refused request is never read
         self._held += data
-        if self._admitted is None:
-            self._admitted = _admission(self.loop).admit(self)
-        if not self._admitted:
-            self.flow.pause_reading()
-            return
         self._feed()
-
-    def admitted(self) -> None:
-        """This connection's turn came: its first request is parsed now."""
-        self._admitted = True
-        self._feed()
-        if not self._held and not self._answering():
-            self.flow.resume_reading()  # the rest of a head that came in pieces
 
     def _may_parse(self) -> bool:
-        if (self._pending_error is not None or self.transport.is_closing()
-                or self._admitted is False):
+        if self._pending_error is not None or self.transport.is_closing():
             return False
         if not self._answering():
             return True
