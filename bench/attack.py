@@ -49,6 +49,7 @@ import os
 import re
 import shutil
 import signal
+import statistics
 import subprocess
 import tempfile
 import threading
@@ -474,6 +475,11 @@ def _reload_phase(server: _Server, seconds: int, data: Path, source: Path) -> li
              f"{begun} / {done} / {failed} ({timeline})", f"{RELOADS} / {RELOADS} / 0",
              _verdict(begun == RELOADS and done == RELOADS and failed == 0)),
             ("5xx answers to the readers", f"{errors:,}", "0", _verdict(errors == 0))]
+    starts = phases.worker_starts(server.log)
+    if starts:
+        rows.append(("new workers' start, spawned → ready (under the load; the supervisor's "
+                     "log)", f"median {statistics.median(starts):.1f} s, max {max(starts):.1f} "
+                     f"s ({len(starts)} workers)", "", ""))
     rows += spend.rows("wrk and reloads", result.seconds)
     rows += phases.probe_rows(unloaded, loaded)
     if moments:

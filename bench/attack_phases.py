@@ -452,6 +452,16 @@ def count_lines(log: Path, needles: tuple[str, ...]) -> int:
     return sum(text.count(needle) for needle in needles)
 
 
+_WORKER_READY = re.compile(r"new worker \d+ ready in ([0-9.]+) s")
+
+
+def worker_starts(log: Path) -> list[float]:
+    """Seconds each new worker of a reload took from its spawn to ready (the supervisor logs
+    it from the code of 2026-12-02 on)."""
+    text = log.read_text(encoding="utf-8", errors="replace")
+    return [float(m) for m in _WORKER_READY.findall(text)]
+
+
 def reloads(pid: int, data: Path, source: Path, log: Path, count: int, gap: float,
             stop: threading.Event, moments: list[tuple[float, float]], start: float) -> None:
     """`count` SIGHUPs, each with a new data version, `gap` seconds after the previous one

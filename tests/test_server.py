@@ -375,12 +375,15 @@ def test_a_worker_failing_at_start_up_is_not_restarted_in_a_hot_loop(tmp_path: P
         parent = process.pid
         _wait_for_all_workers(parent, log)
         original = _version(base)
-        # The prepared copy damaged in place, its size unchanged (so it looks intact): every
-        # worker started from it fails while loading.
+        # The prepared copy damaged in place, its size unchanged (so it looks intact): the
+        # saved corpus cannot be read, the data copy is broken, and every worker started
+        # from them fails while loading.
         (prepared,) = Path(env["RULES_STATE_DIR"]).glob("snapshot-*")
         rules = prepared / "data" / RULES_FILE
         text = rules.read_bytes()
         rules.write_bytes(b"x" + text[1:])
+        saved = prepared / "corpus.pickle"
+        saved.write_bytes(b"x" * saved.stat().st_size)
         os.kill(min(_workers(parent)), signal.SIGKILL)
         assert wait_for(lambda: _failed_starts(log) >= 1, 30)
         time.sleep(16)
@@ -399,3 +402,75 @@ def test_a_worker_failing_at_start_up_is_not_restarted_in_a_hot_loop(tmp_path: P
     # Back-off doubling from 1 s: 5-6 failed starts in those 16 s here; without it, 14.
     assert failed <= 8, f"{failed} failed worker starts in 16 s: a hot loop"
     assert lines and all("the next one starts in" in line for line in lines), lines
+
+
+@contextlib.contextmanager
+def _kept_clients(base: str, clients: int = 4) -> Iterator[tuple[dict[str, int], list[str]]]:
+    """`clients` threads, each asking for `/healthz` and an entry page every 100 ms over a kept
+    connection, as a monitoring probe or a page's parts do; a new connection only after an
+    answer that said `Connection: close`. Counts of answers, of answers with close, and of
+    requests that got no answer at all (and which those were)."""
+    port = int(base.rsplit(":", 1)[1])
+    counts = {"answered": 0, "closed": 0, "cut": 0}
+    cut: list[str] = []
+    stop = threading.Event()
+
+    def ask(n: int) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        k = 0
+        while not stop.is_set():
+            path = ("/healthz", "/rules/Attack_of_Opportunity")[(n + k) % 2]
+            k += 1
+            try:
+                conn.request("GET", path)
+                response = conn.getresponse()
+                response.read()
+                counts["answered"] += 1
+                if response.getheader("connection", "").lower() == "close":
+                    counts["closed"] += 1
+                    conn.close()  # http.client connects again on the next request
+            except (OSError, http.client.HTTPException) as exc:
+                counts["cut"] += 1
+                cut.append(f"{path}: {type(exc).__name__}")
+                conn.close()
+            stop.wait(0.1)
+        conn.close()
+
+    threads = [threading.Thread(target=ask, args=(n,), daemon=True) for n in range(clients)]
+    for thread in threads:
+        thread.start()
+    try:
+        yield counts, cut
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=15)
+
+
+def test_a_reload_cuts_no_request_on_a_kept_connection(tmp_path: Path) -> None:
+    # #20 (the attack bench's reload phase): a probe's request on a kept-alive connection got
+    # no answer (RemoteDisconnected) when its worker was replaced: uvicorn closed every idle
+    # connection of the old worker at once, and a request already on its way was lost. A
+    # stopping worker now answers each connection's next request with `Connection: close`.
+    data, env = _data_env(tmp_path)
+    log = tmp_path / "server.log"
+    with _server(env, log) as (base, process):
+        parent = process.pid
+        _wait_for_all_workers(parent, log)
+        with _kept_clients(base) as (counts, cut):
+            time.sleep(1)
+            before, old = _workers(parent), _version(base)
+            _revise(data, "개정")
+            process.send_signal(signal.SIGHUP)
+
+            def switched() -> bool:
+                workers = _workers(parent)
+                return (len(workers) == WORKERS and workers.isdisjoint(before)
+                        and _version_or_none(base) not in (None, old))
+
+            assert wait_for(switched, 300), "the reload did not replace every worker"
+            time.sleep(1)
+        # Every client was on a replaced worker, and moved to a new connection when told.
+        assert counts["cut"] == 0, (counts, cut)
+        assert counts["closed"] >= 4, counts
+        assert counts["answered"] > 20, counts

@@ -27,6 +27,11 @@ the app sees a request (`app.web.limits`):
   client the longest (idle, or not reading an answer) are closed to make room, a few at a
   time; requests get 503 only when every connection is being answered, and `/healthz` and
   `/readyz` have `HEALTH_RESERVE` connections of their own beyond the bound;
+* **draining**: when the worker stops (a reload replaces it, or SIGTERM), it stops accepting,
+  and each connection ends between requests, never mid-request: an answer in progress carries
+  `Connection: close`; an idle kept-alive connection stays open `DRAIN_IDLE` seconds more and
+  the request that arrives meanwhile is answered with `Connection: close` (uvicorn closed idle
+  connections at once, and a client whose next request was already on its way got nothing);
 * **errors**: an answer already due on the connection (a valid request pipelined before a bad
   one) is sent before the error; a client that went away mid-answer is one line in the log
   (throttled, like every line a client can cause), not a traceback.
@@ -82,6 +87,12 @@ _LAST_POLL: Final = 0.128
 #: Past the connection bound, this share of the bound is closed at once (the ones that waited
 #: longest): one look over the connections serves many new ones.
 _EVICT_SHARE: Final = 64
+#: Seconds an idle kept-alive connection of a stopping worker stays open for the next request,
+#: which is then answered with `Connection: close`: a client that keeps its connection busy
+#: (a page loading its parts, a monitoring probe) moves to a new connection without an error.
+#: One that is quiet longer finds the connection closed, as at any keep-alive timeout, and
+#: browsers and HTTP libraries check for that before they reuse a connection.
+DRAIN_IDLE: Final = 2.0
 _VERSIONS: Final = ("1.0", "1.1")
 _PROBES: Final = (b"/healthz", b"/readyz")
 _SECURITY: Final = b"".join(f"{k}: {v}\r\n".encode() for k, v in SECURITY_HEADERS.items())
@@ -219,6 +230,9 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self._writer: _OneWrite | None = None
         #: This side ended the connection (a write timeout, or room for another).
         self._closed_here = False
+        #: The worker is stopping: no request after the one answered next.
+        self._draining = False
+        self._drain_timer: asyncio.TimerHandle | None = None
         #: Every cycle of this connection not yet answered: uvicorn marks only the newest one
         #: disconnected when the connection is lost, and the one running would write on.
         self._cycles: weakref.WeakSet[Any] = weakref.WeakSet()
@@ -248,10 +262,10 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         if self._head_timer is not None:
             self._head_timer.cancel()  # it refers to this protocol
             self._head_timer = None
-        for timer in (self._write_timer, self._next_timer):
+        for timer in (self._write_timer, self._next_timer, self._drain_timer):
             if timer is not None:
                 timer.cancel()
-        self._write_timer = self._next_timer = None
+        self._write_timer = self._next_timer = self._drain_timer = None
         self._held.clear()
         if self._writer is not None:
             self._writer.head = None
@@ -329,6 +343,8 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             return False
         if not self._answering():
             return True
+        if self._draining:
+            return False  # the connection ends after the answer in progress
         # Requests ahead of the one being answered: a few, and only once the answers so far
         # have left the process.
         return (len(self.pipeline) < limits.PIPELINE_DEPTH
@@ -407,6 +423,9 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             self.app = self._app
         cycle = self.cycle
         self._cycles.add(cycle)
+        if self._draining:
+            cycle.keep_alive = False
+            self._cancel_drain_timer()
         answer = cycle.send
         writer = self._writer
         if writer is not None:
@@ -451,6 +470,10 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             return
         if awaiting_head:
             self._arm_head_timer()
+            if self._draining:
+                # Its answer began before the worker was told to stop, so it could not say
+                # `Connection: close`: the next request is the last.
+                self._arm_drain_timer()
         self._feed()
 
     def _start_asgi_task(self, cycle: Any, app: Any) -> None:
@@ -495,6 +518,42 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             self.flow.pause_reading()
         else:
             self._send_error(status)
+
+    # --- draining -----------------------------------------------------------------------------
+
+    def shutdown(self) -> None:
+        # uvicorn's closes an idle connection at once, and a request that was on its way gets
+        # no answer; and one whose head is half read.
+        self._draining = True
+        if self.transport.is_closing():
+            return
+        newest = self.pipeline[0][0] if self.pipeline else self.cycle
+        if newest is not None and not newest.response_complete and not newest.response_started:
+            newest.keep_alive = False
+            return
+        # An answer already started can no longer say `Connection: close`: the next one will.
+        if self._in_head or self._held:
+            return  # a request is arriving: it is answered, with `Connection: close`
+        if not self._answering():
+            self._arm_drain_timer()
+
+    def _arm_drain_timer(self) -> None:
+        self._cancel_drain_timer()
+        self._drain_timer = self.loop.call_later(DRAIN_IDLE, self._drain_idle_over)
+
+    def _cancel_drain_timer(self) -> None:
+        if self._drain_timer is not None:
+            self._drain_timer.cancel()
+            self._drain_timer = None
+
+    def _drain_idle_over(self) -> None:
+        self._drain_timer = None
+        if self.transport.is_closing() or self._answering() or self._in_head or self._held:
+            return
+        if self._unsent() > 0:
+            self._close_now()  # an answer the client does not take: no need to wait for it
+        else:
+            self.transport.close()
 
     # --- writing -----------------------------------------------------------------------------
 

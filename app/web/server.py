@@ -48,7 +48,7 @@ from app.settings import Settings
 from app.web.background import at_low_priority
 from app.web.hosts import LAN
 from app.web.protocol import BoundedHttpToolsProtocol
-from app.web.state import PREPARED_ENV, STATUS_ENV, Library, load_library
+from app.web.state import PREPARED_ENV, STATUS_ENV, Library, load_library, save_corpus
 
 __all__ = ["serve"]
 
@@ -268,7 +268,9 @@ def _prepare(settings: Settings, target: Path) -> Library:
     from app.web.app import app_urls, code_version, with_built_answers
 
     snapshot(settings.data_dir, target / "data")
-    library = load_library(target / "data", settings.index_dir, app_urls(settings))
+    urls = app_urls(settings)
+    library = load_library(target / "data", settings.index_dir, urls)
+    save_corpus(library.corpus, urls, target)
     library.index.save(target / "index")
     library = with_built_answers(settings, library)
     assert library.built is not None
@@ -394,30 +396,41 @@ class _Supervisor(Multiprocess):
         self._restart(range(replaced))
 
     def _restart(self, indexes: range) -> int:
-        """Replace the workers at `indexes` in turn; how many were replaced before one failed."""
+        """Replace the workers at `indexes` in turn; how many were replaced before one failed.
+
+        A replaced worker is told to stop and drains its connections (`app.web.protocol`: up
+        to `DRAIN_IDLE` seconds) while the next one starts; they are waited for at the end."""
         done = 0
-        for idx in indexes:
-            if self.should_exit.is_set():
-                return done
-            new = self._started()
-            if new is None:
-                return done
-            old = self.processes[idx]
-            old.terminate()
-            old.join()
-            self.processes[idx] = new
-            done += 1
-        return done
+        stopping: list[Process] = []
+        try:
+            for idx in indexes:
+                if self.should_exit.is_set():
+                    return done
+                new = self._started()
+                if new is None:
+                    return done
+                old = self.processes[idx]
+                old.terminate()
+                stopping.append(old)
+                self.processes[idx] = new
+                done += 1
+            return done
+        finally:
+            for old in stopping:
+                old.join()
 
     def _started(self) -> Process | None:
         """A new worker that became ready, within `START_TRIES` tries."""
         for attempt in range(1, START_TRIES + 1):
+            began = time.monotonic()
             process = Process(self.config, self.sockets)
             process.start()
             if process.wait_until_ready(self.config.timeout_worker_healthcheck,
                                         self.should_exit):
                 if process.pid is not None:
                     self._served.add(process.pid)
+                log.info("new worker %s ready in %.1f s", process.pid,
+                         time.monotonic() - began)
                 return process
             process.kill()
             process.join()
