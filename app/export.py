@@ -29,17 +29,17 @@ import re
 import shutil
 import tempfile
 import time
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
-from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from fastapi import FastAPI
 
 from app.settings import Settings
 from app.urls import Urls
+from app.web.asgi_get import asgi_get
 
 #: Written into the export: a folder holding it may be replaced by the next export.
 MARKER = ".rulesajeon-export"
@@ -134,40 +134,13 @@ class _Client:
     async def get(self, url: str) -> tuple[int, dict[str, str], bytes]:
         """Status, headers (lower-case names) and body of the answer to `url` (percent-encoded
         path under the root path), as a browser asking for HTML would get it, uncompressed."""
-        scope: dict[str, Any] = {
-            "type": "http", "asgi": {"version": "3.0", "spec_version": "2.4"},
-            "http_version": "1.1", "method": "GET", "scheme": self._scheme,
-            "path": unquote(url), "raw_path": url.encode("ascii"), "root_path": "",
-            "query_string": b"", "client": ("127.0.0.1", 0),
-            "server": (self._host.rsplit(":", 1)[0], self._port),
-            "headers": [(b"host", self._host.encode("idna")),
-                        (b"accept", b"text/html,application/xhtml+xml,*/*;q=0.8"),
-                        (b"accept-encoding", b"identity")],
-        }
-        status = 0
-        headers: dict[str, str] = {}
-        body = bytearray()
-        sent = False
-
-        async def receive() -> dict[str, Any]:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": b"", "more_body": False}
-            await asyncio.Event().wait()  # no disconnect while the answer is produced
-            return {"type": "http.disconnect"}
-
-        async def send(message: MutableMapping[str, Any]) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-                headers.update((k.decode("latin-1").lower(), v.decode("latin-1"))
-                               for k, v in message.get("headers", []))
-            elif message["type"] == "http.response.body":
-                body.extend(message.get("body", b""))
-
-        await self._app(scope, receive, send)
-        return status, headers, bytes(body)
+        status, headers, body = await asgi_get(
+            self._app, path=unquote(url), raw_path=url.encode("ascii"), scheme=self._scheme,
+            server=(self._host.rsplit(":", 1)[0], self._port),
+            headers=[(b"host", self._host.encode("idna")),
+                     (b"accept", b"text/html,application/xhtml+xml,*/*;q=0.8"),
+                     (b"accept-encoding", b"identity")])
+        return status, {k.decode("latin-1"): v.decode("latin-1") for k, v in headers}, body
 
 
 def _page_urls(app: FastAPI, urls: Urls) -> Iterator[tuple[str, str]]:

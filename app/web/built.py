@@ -21,11 +21,10 @@ With several workers the supervisor builds them once and saves them in the prepa
 
 from __future__ import annotations
 
-import asyncio
 import gzip
 import hashlib
 import json
-from collections.abc import Iterable, Mapping, MutableMapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,6 +32,7 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp
 
+from app.web.asgi_get import asgi_get
 from app.web.etags import page_etag
 from app.web.inputs import PageKey
 
@@ -145,34 +145,7 @@ async def build_answers(app: ASGIApp, version: str, code_version: str, base: str
 async def _get(app: ASGIApp, path: str, host: str,
                scheme: str) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
     """One GET into the app's ASGI interface, uncompressed, as the build's own request."""
-    scope: dict[str, Any] = {
-        "type": "http", "asgi": {"version": "3.0", "spec_version": "2.4"},
-        "http_version": "1.1", "method": "GET", "scheme": scheme, "path": path,
-        "raw_path": path.encode(), "root_path": "", "query_string": b"",
-        "client": ("127.0.0.1", 0), "server": ("127.0.0.1", 80),
-        "headers": [(b"host", host.encode("idna")), (b"accept-encoding", b"identity")],
-        BUILD_SCOPE: True,
-    }
-    status = 0
-    headers: list[tuple[bytes, bytes]] = []
-    body = bytearray()
-    sent = False
-
-    async def receive() -> dict[str, Any]:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": b"", "more_body": False}
-        await asyncio.Event().wait()
-        return {"type": "http.disconnect"}
-
-    async def send(message: MutableMapping[str, Any]) -> None:
-        nonlocal status
-        if message["type"] == "http.response.start":
-            status = message["status"]
-            headers.extend((bytes(k).lower(), bytes(v)) for k, v in message.get("headers", ()))
-        elif message["type"] == "http.response.body":
-            body.extend(message.get("body", b""))
-
-    await app(scope, receive, send)
-    return status, headers, bytes(body)
+    return await asgi_get(
+        app, path=path, raw_path=path.encode(), scheme=scheme, server=("127.0.0.1", 80),
+        headers=[(b"host", host.encode("idna")), (b"accept-encoding", b"identity")],
+        scope_extra={BUILD_SCOPE: True})
