@@ -228,19 +228,28 @@ var RulesEngine = (function (R, M) {
     buildVocabularies() {
       /** @type {Record<string, number>} */
       const hangul = dict(), english = dict(), targets = dict();
-      const an = this.an, least = this.c.typos.target_min_length;
+      const an = this.an, least = this.c.typos.target_min_length, typos = this.c.typos;
+      // A title that is a sentence (a FAQ question) holds ordinary words, never a target
+      // (searcher._sentence).
+      const sentence = this.docs.title.map(function (title) {
+        const trimmed = title.trimEnd(), last = Array.from(trimmed).pop() || "";
+        return Array.from(title).length > typos.target_title_most ||
+          (last !== "" && typos.question_marks.indexOf(last) >= 0);
+      });
       ["title_w", "alias", "body_w", "title_tr", "body_tr"].forEach((field) => {
         const f = this.fields[field];
         if (!f) return;
         const terms = (f.raw ? Object.keys(f.raw) : Array.from(f.decoded.keys())).sort(compare);
         terms.forEach((term) => {
-          const df = /** @type {[number[], number[]]} */ (this.postings(field, term))[0].length;
+          const docs = /** @type {[number[], number[]]} */ (this.postings(field, term))[0];
+          const df = docs.length;
           if (isHangul(term)) hangul[term] = (hangul[term] || 0) + df;
           // Words of every other script (searcher._vocabularies): not bare jamo.
           else if (LETTERS.test(term) && !an.jamoRun.test(term)) english[term] = (english[term] || 0) + df;
           else return;
           if (field.indexOf("body") !== 0 && Array.from(term).length >= least &&
-              !an.isFunctionWord(term) && !an.isHan(term)) targets[term] = 1;
+              !an.isFunctionWord(term) && !an.isHan(term) &&
+              (field !== "title_w" || !docs.every(function (d) { return sentence[d]; }))) targets[term] = 1;
         });
       });
       this.hangul = new R.Vocabulary(an, hangul, targets);
@@ -483,9 +492,11 @@ var RulesEngine = (function (R, M) {
       return tiers;
     }
 
-    /** Every document `plan` finds, best first, with what each stage decided.
-     * @param {Plan} plan @param {Set<number> | null} allowed @returns {Ranking} */
-    ranking(plan, allowed) {
+    /** Every document `plan` finds, best first, with what each stage decided; the best
+     * `depth` BM25 candidates are re-ranked (the budget's `rerank` unless fewer are asked for).
+     * @param {Plan} plan @param {Set<number> | null} allowed @param {number} [depth]
+     * @returns {Ranking} */
+    ranking(plan, allowed, depth) {
       const c = this.c, T = c.tier, docs = this.docs;
       const terms = this.weightedTerms(plan), bm25 = this.score(terms, allowed);
       const scores = new Map(bm25), tiers = this.tiers(plan);
@@ -500,8 +511,9 @@ var RulesEngine = (function (R, M) {
       const q = this.reranker.prepare(plan);
       /** @type {Map<number, Features>} */
       const features = new Map();
+      const deep = depth === undefined ? c.budget.rerank : Math.min(depth, c.budget.rerank);
       byScore.forEach((d, i) => {
-        if (i < c.budget.rerank) {
+        if (i < deep) {
           const f = this.reranker.features(q, d);
           features.set(d, f);
           scores.set(d, score(d) * this.reranker.factor(f));
@@ -725,10 +737,24 @@ var RulesEngine = (function (R, M) {
       if (!matches.length) matches = titles.fuzzyMatches(stemmed);
       let found = titles.ranked(matches);
       // No title answers what is typed: the search's best results do (with the texts).
-      if (!found.length && this.texts) {
-        found = this.search(text, { limit: most }).hits.map((h) => this.docs.id.indexOf(h.id));
-      }
+      if (!found.length && this.texts) found = this.best(text, most);
       return found.slice(0, most).map((d) => this.shortHit(d));
+    }
+    /** The search's best `limit` documents for a cleaned `text`, for suggestions
+     * (searcher.SearchIndex.best): no snippets, fallback or did-you-mean, and only the best
+     * `limit` BM25 candidates re-ranked. @param {string} text @param {number} limit
+     * @returns {number[]} */
+    best(text, limit) {
+      const rewrite = this.rewriter.rewrite(text, "", this.c.budget);
+      const plan = this.plan(rewrite.text, true, rewrite.related);
+      if ((!plan.words.length && !plan.initials) || limit <= 0) return [];
+      let order = this.ranking(plan, null, limit).order;
+      if (rewrite.game) {
+        const firstGame = this.gamesById[rewrite.game[1]], games = this.docs.game;
+        order = order.filter(function (d) { return games[d] === firstGame; })
+          .concat(order.filter(function (d) { return games[d] !== firstGame; }));
+      }
+      return order.slice(0, limit);
     }
     /** A suggestion: a long title (a pasted FAQ question) cut at a space, with an ellipsis.
      * @param {number} d @returns {EngineHit} */

@@ -77,6 +77,29 @@ def test_browser_top5_is_the_server_s(client: TestClient, served: dict[str, Any]
     assert not found["differ"], "\n".join(found["differ"])
 
 
+def test_suggestions_are_the_server_s(client: TestClient, served: dict[str, Any]) -> None:
+    """Every prefix a player types of the development queries (up to six characters, as
+    bench.search times them) gets the same suggestions from both engines: titles, and the
+    search's best results when no title answers."""
+    server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]
+    queries: list[dict[str, Any]] = json.loads(QUERIES.read_text(encoding="utf-8"))["queries"]
+    prefixes = list(dict.fromkeys(q["q"][:end] for q in queries
+                                  for end in range(1, min(len(q["q"]), 6) + 1)))
+    browser = enginejs.run({**served, "suggest": prefixes})["suggestions"]
+    differ = [f"{prefix!r}: server {server.suggest(prefix)}, browser {ids}"
+              for prefix, ids in zip(prefixes, browser, strict=True)
+              if server.suggest(prefix) != ids and not _heard(server, prefix)]
+    print(f"\nsuggest parity: {len(prefixes) - len(differ)}/{len(prefixes)} prefixes")
+    assert not differ, "\n".join(differ)
+
+
+def _heard(server: SearchIndex, prefix: str) -> bool:
+    """Whether the search heard a loanword by sound in `prefix` (not ported: `UNPORTED`)."""
+    rewrite = server.rewrite(prefix)
+    plan = server.plan(rewrite.text, related=rewrite.related)
+    return any(used(plan) for used in UNPORTED.values())
+
+
 def test_snippets_mark_the_query_like_the_server(client: TestClient,
                                                 served: dict[str, Any]) -> None:
     server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]

@@ -14,7 +14,7 @@ from starlette.middleware import Middleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.settings import Settings
-from app.web.app import create_app
+from app.web.app import FrontedApp, create_app
 from tests.conftest import DATA, LOCAL
 
 
@@ -154,3 +154,53 @@ def test_misses_errors_and_refusals_still_pass_every_check(
         # Not every method of a known path is answered from memory.
         assert client.post("/healthz").status_code == 405
     assert base
+
+
+def _framework_entries(app: FrontedApp) -> list[int]:
+    """Counts the requests that entered FastAPI at all (its outermost layer), by wrapping the
+    innermost app of the chain in front of it (`FrontedApp.front`)."""
+    calls = [0]
+    layer: Any = app.front
+    while getattr(layer.app, "__self__", None) is not app:
+        layer = layer.app
+    framework = layer.app
+
+    async def entering(scope: Scope, receive: Receive, send: Send) -> None:
+        calls[0] += 1
+        await framework(scope, receive, send)
+
+    layer.app = entering
+    return calls
+
+
+def test_a_hit_never_enters_fastapi(tmp_path_factory: pytest.TempPathFactory) -> None:
+    settings = Settings(data_dir=DATA, index_dir=tmp_path_factory.mktemp("index"))
+    app = create_app(settings)
+    with TestClient(app, base_url=LOCAL) as client:
+        calls = _framework_entries(app)
+        urls = ("/rules/Attack_of_Opportunity", "/robots.txt", "/healthz", "/readyz",
+                "/static/app-icon.svg", "/favicon.ico")
+        for url in urls:
+            client.get(url)  # pages are computed and stored
+        assert calls[0] == 2  # the two pages
+        for url in urls:
+            assert client.get(url).status_code == 200, url
+            assert calls[0] == 2, url
+        assert client.get("/rules/Nope").status_code == 404 and calls[0] == 3
+
+
+def test_a_failure_in_front_of_the_framework_gets_the_500_page(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    settings = Settings(data_dir=DATA, index_dir=tmp_path_factory.mktemp("index"))
+    app = create_app(settings)
+
+    async def broken(scope: Scope, receive: Receive, send: Send) -> None:
+        raise ValueError("a bug in a layer in front of the framework")
+
+    with TestClient(app, base_url=LOCAL, raise_server_exceptions=False) as client:
+        chain: Any = app.front
+        chain.app = broken
+        answer = client.get("/rules/Attack_of_Opportunity")
+    assert answer.status_code == 500 and "서버에서 오류가 발생했습니다" in answer.text
+    assert answer.headers["cache-control"] == "no-store"
+    assert "a bug" not in answer.text  # no traceback or detail in the page

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import io
 import json
 import logging
 import logging.config
 import urllib.request
 from pathlib import Path
 
-from app.logs import JsonFormatter, log_config
+from app.logs import FLUSH_SECONDS, JsonFormatter, ServerLogHandler, TextFormatter, log_config
 from bench.server import running_server
 from tests.conftest import DATA
 
@@ -21,6 +23,56 @@ def test_access_records_become_json_objects_with_fields() -> None:
     assert line["logger"] == "uvicorn.access" and line["level"] == "info"
     assert line["path"] == "/rules/틈새" and line["status"] == 200
     assert line["message"] == '127.0.0.1:5000 - "GET /rules/틈새 HTTP/1.1" 200'
+
+
+def test_text_lines_are_the_standard_formatters_to_the_millisecond() -> None:
+    fmt = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+    ours, standard = TextFormatter(fmt), logging.Formatter(fmt)
+    for created in (1_764_645_173.0, 1_764_645_173.9995, 1_764_645_174.001, 1_764_645_174.5,
+                    1_764_648_000.25):
+        record = logging.LogRecord("uvicorn.access", logging.INFO, __file__, 1, "%s", ("x",),
+                                   None)
+        record.created, record.msecs = created, int((created - int(created)) * 1000) + 0.0
+        assert ours.format(record) == standard.format(record)
+
+
+def _access(logger: logging.Logger, path: str) -> None:
+    logger.info('%s - "%s %s HTTP/%s" %d', "127.0.0.1:5000", "GET", path, "1.1", 200)
+
+
+def test_access_lines_wait_a_moment_other_lines_go_out_at_once_in_order() -> None:
+    stream = io.StringIO()
+    handler = ServerLogHandler(stream)
+    handler.setFormatter(logging.Formatter("%(name)s %(message)s"))
+    access, app = logging.getLogger("uvicorn.access"), logging.getLogger("app.test-logs")
+    saved = [(x, x.handlers[:], x.propagate, x.level) for x in (access, app)]
+    for x in (access, app):
+        x.handlers, x.propagate, x.level = [handler], False, logging.INFO
+
+    async def serve() -> list[str]:
+        seen = []
+        _access(access, "/a")
+        _access(access, "/b")
+        seen.append(stream.getvalue())  # held: nothing written yet
+        app.warning("a warning")  # written at once, after the access lines before it
+        seen.append(stream.getvalue())
+        _access(access, "/c")
+        await asyncio.sleep(FLUSH_SECONDS * 2)
+        seen.append(stream.getvalue())  # written within FLUSH_SECONDS, with no other line
+        return seen
+
+    try:
+        held, warned, later = asyncio.run(serve())
+        _access(access, "/outside a loop")  # no loop to wait on: written at once
+    finally:
+        for x, handlers, propagate, level in saved:
+            x.handlers, x.propagate, x.level = handlers, propagate, level
+    assert held == ""
+    assert warned.splitlines() == ['uvicorn.access 127.0.0.1:5000 - "GET /a HTTP/1.1" 200',
+                                   'uvicorn.access 127.0.0.1:5000 - "GET /b HTTP/1.1" 200',
+                                   "app.test-logs a warning"]
+    assert later.splitlines()[3:] == ['uvicorn.access 127.0.0.1:5000 - "GET /c HTTP/1.1" 200']
+    assert stream.getvalue().endswith('"GET /outside a loop HTTP/1.1" 200\n')
 
 
 def test_config_is_valid_for_both_formats() -> None:

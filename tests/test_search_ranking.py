@@ -259,6 +259,19 @@ def test_real_words_are_never_corrected(index: SearchIndex) -> None:
     assert index.search("딜").synonyms == (("딜", "피해"),)
 
 
+def test_a_word_only_a_faq_question_s_title_has_is_no_correction_s_target(
+        index: SearchIndex) -> None:
+    # 자기 (oneself) is a word of one title only, a question ("… 자기 자신에게도 사용할 수
+    # 있습니까?"): 파기 (scrapping) was "corrected" into it.
+    found = index.search("파기")
+    assert not found.corrections and found.total
+    assert "자기" not in index.plan("파기").words[0].corrections
+    # A typo of a rule's name is still corrected.
+    assert index.search("토쿤").corrections == (("토쿤", "토큰"),)
+    # 자기 itself is known: it finds that question.
+    assert not index.search("자기 자신").corrections
+
+
 def test_verb_compounds_count_as_their_noun(index: SearchIndex) -> None:
     for query in ("교전 중에 이동하면 공격받나요", "교전 중에 이동하면 공격당하나요"):
         assert "Attack_of_Opportunity" in ids(index, query)[:5], query

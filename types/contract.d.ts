@@ -39,6 +39,8 @@ interface ContractTypos {
   did_you_mean_extra: number;
   inflected_stem: number;
   target_min_length: number;
+  target_title_most: number;
+  question_marks: string;
 }
 
 interface ContractTitles {

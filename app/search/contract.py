@@ -196,6 +196,14 @@ class Typos:
     inflected_stem: int = 3
     #: Title words and names shorter than this are known but never a correction's target.
     target_min_length: int = 2
+    #: A title longer than this, or one that ends in a question mark (`question_marks`),
+    #: is a sentence (a FAQ question: "조사자에게 적용되는 효과는 자기 자신에게도 사용할 수
+    #: 있습니까?") of ordinary words, not the rules' terms: a word only such titles have is
+    #: known but never a correction's target, so a real word the rules do not use (파기) is
+    #: not "corrected" into one (자기). 40 is the suggestions' cut (`limits.suggest_title`),
+    #: where a title stops reading as a name.
+    target_title_most: int = 40
+    question_marks: str = "?？"
 
 
 @dataclass(frozen=True)

@@ -70,10 +70,11 @@ class _Doc:
     title_text: str
     #: The title's content words, each as its variants.
     title_words: tuple[tuple[str, ...], ...]
-    #: Each title word's shortest form (its stem), in the same order.
-    title_stems: tuple[str, ...]
     title_forms: frozenset[str]
     authority: float
+    #: Per title word: its forms as a set, and its stem when longer than one character
+    #: (else ""): what `_title_coverage` tests against the query, made once per index.
+    title_tests: tuple[tuple[frozenset[str], str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,9 @@ class Prepared:
     total: float = 0.0
     #: The index of each pair's first group (the pair is that group and the next).
     pair_at: tuple[int, ...] = ()
+    #: Per group, its forms as a set and those longer than one character: what
+    #: `_title_coverage` tests against a title, made once per query.
+    title_tests: tuple[tuple[frozenset[str], tuple[str, ...]], ...] = ()
 
 
 class Reranker:
@@ -113,9 +117,11 @@ class Reranker:
                                                                      *w.corrections))
         split = tuple((tuple(f for f in g if not _is_latin(f)), tuple(f for f in g if _is_latin(f)))
                       for g, _ in groups)
+        title_tests = tuple((frozenset(g), tuple(f for f in g if len(f) > 1))
+                            for g, _ in groups)
         return Prepared(plan, groups, pairs, forms,
                         fold_text(plan.stem_compact + plan.compact), split,
-                        sum(weight for _, weight in groups), pair_at)
+                        sum(weight for _, weight in groups), pair_at, title_tests)
 
     def features(self, query: Prepared, entry_id: str) -> Features:
         """The entry's features for the prepared query."""
@@ -124,16 +130,34 @@ class Reranker:
             return Features(1.0, 0.0, 0.0, doc.authority)
         total = query.total
         text, latin = doc.text, doc.latin
-        has = [any(f in text for f in hangul) or any(f in latin for f in english)
-               for hangul, english in query.split]
-        present = tuple(group for group, there in zip(query.groups, has, strict=True) if there)
-        found = sum(weight for _, weight in present)
+        # Plain loops: a query has a handful of groups of one to three forms, where a
+        # generator per group and entry cost more than the tests themselves.
+        has: list[bool] = []
+        present_list: list[tuple[tuple[str, ...], float]] = []
+        for (hangul, english), group in zip(query.split, query.groups, strict=True):
+            there = False
+            for form in hangul:
+                if form in text:
+                    there = True
+                    break
+            else:
+                for form in english:
+                    if form in latin:
+                        there = True
+                        break
+            has.append(there)
+            if there:
+                present_list.append(group)
+        present = tuple(present_list)
+        found = sum([weight for _, weight in present])
         proximity = 0.0
         if query.pairs:
             # Pair i is groups i and i + 1; a pair with a word the entry lacks is never near.
-            proximity = sum(1 for i, (a, b) in zip(query.pair_at, query.pairs, strict=True)
-                            if has[i] and has[i + 1] and _near(_side(doc, a[0]), a, b)
-                            ) / len(query.pairs)
+            near = 0
+            for i, (a, b) in zip(query.pair_at, query.pairs, strict=True):
+                if has[i] and has[i + 1] and _near(latin if _is_latin(a[0]) else text, a, b):
+                    near += 1
+            proximity = near / len(query.pairs)
         passage = 0.0
         if len(query.groups) >= _R.passage_min_words:
             # Only the words the entry has can share a sentence; one word shares it with none.
@@ -171,9 +195,11 @@ def _prepare(doc: Document) -> _Doc:
         starts=tuple(starts),
         title_text=title_text,
         title_words=title_words,
-        title_stems=tuple(min(forms, key=len) for forms in title_words),
         title_forms=frozenset(f for forms in title_words for f in forms),
         authority=(1 + _R.authority * math.log1p(len(entry.linked_from))) * doc.weight,
+        title_tests=tuple((frozenset(forms), shortest if len(shortest) > 1 else "")
+                          for forms, shortest in zip(
+                              title_words, (min(f, key=len) for f in title_words), strict=True)),
     )
 
 
@@ -203,11 +229,6 @@ def _passage(groups: tuple[tuple[tuple[str, ...], float], ...], doc: _Doc) -> fl
 
 def _is_latin(word: str) -> bool:
     return word.isascii() and word.isalpha()
-
-
-def _side(doc: _Doc, form: str) -> str:
-    """The part of the document a form can occur in."""
-    return doc.latin if _is_latin(form) else doc.text
 
 
 def _near(text: str, first: tuple[str, ...], then: tuple[str, ...]) -> bool:
@@ -272,11 +293,21 @@ def _title_coverage(query: Prepared, doc: _Doc) -> float:
     if not doc.title_words:
         return 0.0
     covered = 0
-    for forms, shortest in zip(doc.title_words, doc.title_stems, strict=True):
-        if (len(shortest) > 1 and shortest in query.joined) or not query.query_forms.isdisjoint(
-                forms):
+    joined, query_forms = query.joined, query.query_forms
+    for forms, stem in doc.title_tests:
+        if (stem and stem in joined) or not query_forms.isdisjoint(forms):
             covered += 1
-    explained = sum(
-        1 for forms, _ in query.groups
-        if any(f in doc.title_forms or (len(f) > 1 and f in doc.title_text) for f in forms))
+    if not covered:
+        # No title word is in the query: the product is 0 whatever the query explains.
+        return 0.0
+    explained = 0
+    title_forms, title_text = doc.title_forms, doc.title_text
+    for forms, longer in query.title_tests:
+        if not title_forms.isdisjoint(forms):
+            explained += 1
+            continue
+        for form in longer:
+            if form in title_text:
+                explained += 1
+                break
     return covered / len(doc.title_words) * explained / len(query.groups)

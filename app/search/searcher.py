@@ -200,11 +200,19 @@ class SearchIndex:
         self._game_rank: dict[str, int] = {}
         for source in corpus.sources:
             self._game_rank.setdefault(source.spec.game, len(self._game_rank))
+        # What the order reads of each entry, looked up once per index, not per candidate:
+        # its game's place in the manifest and its reading order; the "see X" entries.
+        self._placed = {doc.id: (self._game_rank[doc.entry.game], doc.entry.order)
+                        for doc in self._documents.values()}
+        self._placeholders = frozenset(doc.id for doc in self._documents.values()
+                                       if doc.entry.placeholder)
         with ix.reader() as reader:
             self._ids: tuple[str, ...] = tuple(
                 fields["id"] for _, fields in sorted(reader.iter_docs(), key=lambda d: d[0])
             )
-            self._hangul, self._english = _vocabularies(reader)
+            long_titles = frozenset(n for n, entry_id in enumerate(self._ids)
+                                    if _sentence(corpus.entries[entry_id].title))
+            self._hangul, self._english = _vocabularies(reader, long_titles)
             # The translation fields' statistics count the documents that have one.
             base = sum(1 for d in self._documents.values() if d.base)
             translated = sum(1 for d in self._documents.values() if d.translated)
@@ -449,11 +457,16 @@ class SearchIndex:
         heard as a loanword, not replaced by a synonym, and in no result's text (in any of
         its languages, accents folded) even with its spaces taken out (교전중 is in "교전 중인")."""
         replaced = {squash(typed_word) for typed_word, _ in rewrite.synonyms}
-        return tuple(
-            w.text for w in plan.words if not (w.known or w.corrections or w.english)
-            and not analysis.is_function_word(w.text) and squash(w.text) not in replaced
-            and not any(fold_text(squash(w.stem or w.text)) in s.squashed
-                        for entry_id in ranked for s in self._segments_of(entry_id)))
+        missing: list[str] = []
+        for w in plan.words:
+            if (w.known or w.corrections or w.english or analysis.is_function_word(w.text)
+                    or squash(w.text) in replaced):
+                continue
+            wanted = fold_text(squash(w.stem or w.text))
+            if not any(wanted in s.squashed
+                       for entry_id in ranked for s in self._segments_of(entry_id)):
+                missing.append(w.text)
+        return tuple(missing)
 
     def opening(self, entry_id: str) -> str:
         """The opening of an entry's text, as a snippet (nothing marked)."""
@@ -465,9 +478,11 @@ class SearchIndex:
         when there is no filter, or no such game or source."""
         return self._filters.get((game, source)) if game or source else None
 
-    def ranking(self, plan: Plan, allowed: frozenset[int] | None = None) -> Ranking:
+    def ranking(self, plan: Plan, allowed: frozenset[int] | None = None, *,
+                depth: int | None = None) -> Ranking:
         """Every entry `plan` finds among the document numbers `allowed` (all: None), best
-        first, with what each stage decided on the way."""
+        first, with what each stage decided on the way. The best `depth` BM25 candidates
+        are re-ranked (the budget's `rerank` unless fewer are asked for)."""
         reader = self._searcher().reader()
         terms = weighted_terms(plan, self.budget, translations=self.translations)
         by_docnum = score_terms(reader, self._stats, terms, allowed)
@@ -483,21 +498,21 @@ class SearchIndex:
         by_score = sorted(scores, key=lambda i: (-scores[i], self._docnums[i]))
         prepared = self._reranker.prepare(plan)
         features: dict[str, Features] = {}
-        for entry_id in by_score[: self.budget.rerank]:
+        depth = self.budget.rerank if depth is None else min(depth, self.budget.rerank)
+        for entry_id in by_score[:depth]:
             features[entry_id] = self._reranker.features(prepared, entry_id)
             scores[entry_id] *= features[entry_id].factor
-        for entry_id in by_score[self.budget.rerank :]:
+        for entry_id in by_score[depth:]:
             scores[entry_id] *= CONTRACT.rerank.coord_floor
-        entries = self.corpus.entries
-        for entry_id in scores:
-            if entries[entry_id].placeholder:
-                scores[entry_id] *= _ORDER.placeholder
+        for entry_id in self._placeholders.intersection(scores):
+            scores[entry_id] *= _ORDER.placeholder
+        placed, none, close = self._placed, Tier.NONE, Tier.CLOSE
 
         def key(entry_id: str) -> tuple[int, int, float, int]:
-            tier = tiers.get(entry_id, Tier.NONE)
+            tier = tiers.get(entry_id, none)
+            game, reading = placed[entry_id]
             # Title-level matches in several games: the manifest's first game first.
-            game = self._game_rank[entries[entry_id].game] if tier >= Tier.CLOSE else 0
-            return (-tier, game, -scores[entry_id], entries[entry_id].order)
+            return (-tier, game if tier >= close else 0, -scores[entry_id], reading)
 
         order = self._placeholders_below_targets(sorted(scores, key=key), allowed)
         return Ranking(terms, bm25, tiers, features, order)
@@ -533,7 +548,8 @@ class SearchIndex:
                                     allowed: frozenset[int] | None) -> list[str]:
         """Move each "see X" entry just below X when it ranked above it; add X if missing."""
         entries = self.corpus.entries
-        for entry_id in [i for i in order if entries[i].placeholder]:
+        placeholders = self._placeholders
+        for entry_id in [i for i in order if i in placeholders]:
             targets = entries[entry_id].links_to
             if not targets or targets[0] not in entries:
                 continue
@@ -626,9 +642,23 @@ class SearchIndex:
         ids = [m.id for m in self.titles.ranked(matches)]
         if not ids:
             # No title answers what is typed: the search's best results do.
-            ids = [h.id for h in self._search(text, game=None, source=None, limit=limit,
-                                              offset=0).hits]
+            ids = self.best(text, limit=limit)
         return ids[:limit]
+
+    def best(self, text: str, *, limit: int) -> list[str]:
+        """The search's best `limit` entries for a cleaned `text`, for suggestions: what a
+        page of results needs besides the order (snippets, the words no result has, the
+        nearest words of the texts, did-you-mean) is not made, and only the best `limit`
+        BM25 candidates are re-ranked, which keeps a suggestion under a millisecond."""
+        rewrite = self.rewrite(text)
+        plan = self.plan(rewrite.text, related=rewrite.related)
+        if plan.empty or limit <= 0:
+            return []
+        order = self.ranking(plan, depth=limit).order
+        if rewrite.game is not None:
+            entries, named = self.corpus.entries, rewrite.game[1]
+            order.sort(key=lambda entry_id: entries[entry_id].game != named)  # stable
+        return order[:limit]
 
 
 def _segments(doc: Document) -> tuple[_Segment, ...]:
@@ -644,13 +674,22 @@ def _segments(doc: Document) -> tuple[_Segment, ...]:
     return tuple(out)
 
 
-def _vocabularies(reader: Any) -> tuple[Vocabulary, Vocabulary]:
+def _sentence(title: str) -> bool:
+    """Whether a title is a sentence (a question), not a name (`typos.target_title_most`)."""
+    typos = CONTRACT.typos
+    last = title.rstrip()[-1:]
+    return len(title) > typos.target_title_most or (last != "" and last in typos.question_marks)
+
+
+def _vocabularies(reader: Any, long_titles: frozenset[int] = frozenset()
+                  ) -> tuple[Vocabulary, Vocabulary]:
     """Known Hangul words and known words of other scripts (English and the rest), with
     frequencies.
 
     Every indexed word is known; typos are corrected only towards the rules' vocabulary: the
     words of titles and English names, never an ordinary word of some rule's text (a
-    misspelt 어젠다 once became 언제나, an adverb).
+    misspelt 어젠다 once became 언제나, an adverb), nor a word only the titles that
+    are sentences (document numbers `long_titles`: FAQ questions, `_sentence`) have.
     """
     hangul: dict[str, int] = {}
     english: dict[str, int] = {}
@@ -670,7 +709,9 @@ def _vocabularies(reader: Any) -> tuple[Vocabulary, Vocabulary]:
             # Nor is a Han gram: a Han word is never corrected (`typos.han_edits`).
             if (not fieldname.startswith("body")
                     and len(term) >= CONTRACT.typos.target_min_length
-                    and not analysis.is_function_word(term) and not scripts.is_han(term)):
+                    and not analysis.is_function_word(term) and not scripts.is_han(term)
+                    and (fieldname != "title_w" or not long_titles or not long_titles.issuperset(
+                        reader.postings(fieldname, raw).all_ids()))):
                 targets.add(term)
     return (Vocabulary(list(hangul), list(hangul.values()), targets=targets),
             Vocabulary(list(english), list(english.values()), targets=targets))

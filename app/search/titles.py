@@ -6,6 +6,7 @@ any index lookup; it serves `suggest` on its own and adds title tiers to `search
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -95,6 +96,16 @@ class TitleTable:
                 self._part_rows.append(position)
                 parts_jamo.append(decompose(part))
         self._parts_jamo = tuple(parts_jamo)
+        # Every title part on a line of its own, for one regex scan per typed prefix
+        # (`prefix_matches`): (row, the part's place in the row, where its line starts).
+        self._lines: list[tuple[int, int, int]] = []
+        at = 0
+        for position, row in enumerate(rows):
+            for index, part in enumerate(row.titles):
+                self._lines.append((position, index, at))
+                at += len(part) + 1
+        self._line_starts = [start for _, _, start in self._lines]
+        self._joined = "\n".join(part for row in rows for part in row.titles)
         #: No title part is longer: a longer typed prefix cannot match (nor cost a regex).
         self._longest = max((len(p) for row in rows for p in row.titles), default=0)
         self.exact: dict[str, list[str]] = {}
@@ -127,25 +138,34 @@ class TitleTable:
         pattern = prefix_pattern(typed)
         if pattern is None:
             return []
-        out: list[TitleHit] = []
         initials_only = is_initials(typed)
-        for row in self._rows:
-            best: TitleRank | None = None
-            for index, part in enumerate(row.titles):
-                match = pattern.match(part)
-                if match is not None:
-                    if match.end() == len(part):
-                        rank = TitleRank.INITIALS_EXACT if initials_only else TitleRank.EXACT
-                    else:
-                        rank = TitleRank.START if index == 0 else TitleRank.PART_START
-                elif len(typed) >= CONTRACT.titles.inside_min_typed and pattern.search(part):
-                    rank = TitleRank.INSIDE
+        inside = len(typed) >= CONTRACT.titles.inside_min_typed
+        # One scan of every part (a line each; the pattern never matches a line break): a
+        # part's first match is at its start whenever one is, as the pattern has a fixed
+        # length and no match crosses into the next line.
+        best: dict[int, TitleRank] = {}
+        seen = -1
+        lines, starts = self._lines, self._line_starts
+        for match in pattern.finditer(self._joined):
+            line = bisect.bisect_right(starts, match.start()) - 1
+            if line == seen:
+                continue  # a part's later matches add nothing
+            seen = line
+            position, index, start = lines[line]
+            if match.start() == start:
+                end = starts[line + 1] - 1 if line + 1 < len(starts) else len(self._joined)
+                if match.end() == end:
+                    rank = TitleRank.INITIALS_EXACT if initials_only else TitleRank.EXACT
                 else:
-                    continue
-                best = rank if best is None else min(best, rank)
-            if best is not None:
-                out.append(TitleHit(row.entry.id, best))
-        return out
+                    rank = TitleRank.START if index == 0 else TitleRank.PART_START
+            elif inside:
+                rank = TitleRank.INSIDE
+            else:
+                continue
+            if position not in best or rank < best[position]:
+                best[position] = rank
+        rows = self._rows
+        return [TitleHit(rows[position].entry.id, rank) for position, rank in sorted(best.items())]
 
     def alias_prefix_matches(self, typed: str) -> list[TitleHit]:
         """Entries whose English name starts with `typed` (already an alias key)."""

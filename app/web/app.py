@@ -15,9 +15,10 @@ from dataclasses import replace
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.errors import AppError
 from app.search import client_index
@@ -46,11 +47,51 @@ from app.web.store import ResponseStore
 from app.web.templating import TEMPLATES, compile_all, make_environment
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
+#: Marks an exception the framework's own error layer answered (with the 500 page) already.
+_ANSWERED = "_rulesajeon_answered"
+
+
+class FrontedApp(FastAPI):
+    """FastAPI, with the safety layers and the front layer (`app.web.front`) in front of
+    FastAPI's own outer layers (its error, telemetry and body-limit middleware): a request the
+    front layer answers never enters FastAPI or Starlette at all.
+
+    `front` is that chain (request limits, root path, the trusted proxy's headers, the host
+    check, the front layer); its innermost app is the framework, which runs only for misses.
+    An exception in the chain itself gets the 500 page, as FastAPI's error layer gives one.
+    """
+
+    front: ASGIApp | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or self.front is None:
+            await super().__call__(scope, receive, send)
+            return
+        scope["app"] = self  # as Starlette sets it: the error handler reads the app's state
+        try:
+            await self.front(scope, receive, send)
+        except Exception as exc:
+            if not getattr(exc, _ANSWERED, False):
+                # ServerErrorMiddleware's answer: the one handler's 500, unless an answer
+                # began (then uvicorn closes the connection), and the exception goes on up.
+                with contextlib.suppress(RuntimeError):
+                    response = await handle_error(Request(scope, receive), exc)
+                    await response(scope, receive, send)
+            raise
+
+    async def framework(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """FastAPI's own stack (its outer layers, our per-request middleware, the router)."""
+        try:
+            await super().__call__(scope, receive, send)
+        except Exception as exc:
+            with contextlib.suppress(AttributeError):
+                setattr(exc, _ANSWERED, True)
+            raise
 
 
 def create_app(settings: Settings | None = None, library: Library | None = None, *,
                static_site: bool = False, build: bool = True,
-               settle: bool = False, front: bool = True) -> FastAPI:
+               settle: bool = False, front: bool = True) -> FrontedApp:
     """Build the app over `library`, or over the data in `settings.data_dir`.
 
     Loading validates the data first: broken data raises `DataError` before anything serves.
@@ -98,7 +139,7 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
                           lambda new: with_built_answers(settings, new)) and settle:
             settle_heap()
 
-    app = FastAPI(
+    app = FrontedApp(
         title="룰사전 API",
         description="Korean rules reference for Arkham Horror: The Card Game and Eldritch Horror.",
         version="1",
@@ -122,14 +163,15 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
     for exc_type in (AppError, StarletteHTTPException, RequestValidationError, Exception):
         app.add_exception_handler(exc_type, handle_error)
 
-    # Each add_middleware wraps the ones before it, so the list runs inside out: the last
-    # added sees a request first. Read from the bottom up: limits before any work; the root
-    # path and the proxy's headers settle what the request is before the host check; then the
-    # front layer answers what is known already (cache hits, prebuilt answers, static files,
-    # health probes: each with its security headers attached when it was made); for the rest,
-    # security headers on everything, the cache (storing answers), admission control for the
-    # work, and compression closest to the handlers. The layers in front of the security
-    # headers attach them to their own errors (`errors.send_error`).
+    # Each layer wraps the ones before it, so the lists run inside out: the last added sees a
+    # request first. Read from the bottom up: limits before any work; the root path and the
+    # proxy's headers settle what the request is before the host check; then the front layer
+    # answers what is known already (cache hits, prebuilt answers, static files, health
+    # probes: each with its security headers attached when it was made). These five run in
+    # front of the framework (`FrontedApp.front`). For the rest, inside FastAPI: security
+    # headers on everything, the cache (storing answers), admission control for the work,
+    # and compression closest to the handlers. The layers in front of the security headers
+    # attach them to their own errors (`errors.send_error`).
     # Static files come compressed already, or are not worth compressing (images).
     cache = ResponseCache(store=app.state.store, version=lambda: app.state.library.version,
                           built=lambda: app.state.library.built,
@@ -141,14 +183,15 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
     app.add_middleware(AdmissionMiddleware, gate=app.state.gate, pages=app.state.page_gate)
     app.add_middleware(CacheMiddleware, cache=cache)
     app.add_middleware(SecurityHeadersMiddleware)
-    app.add_middleware(FrontMiddleware, table=RouteTable(ROUTES), cache=cache, assets=assets,
-                       ready=lambda: readiness(app.state.library), answering=front)
-    app.add_middleware(HostGuardMiddleware, allowed_hosts=settings.host_patterns())
+    chain: ASGIApp = FrontMiddleware(app.framework, table=RouteTable(ROUTES), cache=cache,
+                                     assets=assets, ready=lambda: readiness(app.state.library),
+                                     answering=front)
+    chain = HostGuardMiddleware(chain, allowed_hosts=settings.host_patterns())
     trusted = [t for t in settings.trusted_proxies.split(",") if t.strip()]
     if trusted:
-        app.add_middleware(ProxyHeadersMiddleware, trusted=trusted)
-    app.add_middleware(RootPathMiddleware, root_path=urls.root_path)
-    app.add_middleware(RequestLimitsMiddleware)
+        chain = ProxyHeadersMiddleware(chain, trusted=trusted)
+    chain = RootPathMiddleware(chain, root_path=urls.root_path)
+    app.front = RequestLimitsMiddleware(chain)
     return app
 
 

@@ -36,6 +36,7 @@ Everything else (keep-alive, parsing, the ASGI cycle) is uvicorn's own code.
 
 from __future__ import annotations
 
+import array
 import asyncio
 import contextlib
 import fcntl
@@ -122,6 +123,44 @@ async def _busy(scope: Any, receive: Any, send: Any) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+class _OneWrite:
+    """The connection's transport as each answer's cycle writes to it: the head uvicorn writes
+    for `http.response.start` is held (while `holding`) until the answer's first body bytes,
+    and both go out in one write: one system call and one TCP segment per answer, where
+    uvicorn makes two. A streamed answer's head goes out at once (`BoundedHttpToolsProtocol`
+    flushes it), and so does any head still held when the answer ends or the connection
+    closes."""
+
+    __slots__ = ("head", "holding", "transport")
+
+    def __init__(self, transport: asyncio.Transport) -> None:
+        self.transport = transport
+        self.holding = False
+        self.head: bytes | None = None
+
+    def write(self, data: bytes) -> None:
+        if self.holding and self.head is None:
+            self.head = data
+            return
+        head, self.head = self.head, None
+        if head is None:
+            self.transport.write(data)
+        else:
+            self.transport.writelines((head, data))  # one writev, no copy of the body
+
+    def flush(self) -> None:
+        head, self.head = self.head, None
+        if head is not None:
+            self.transport.write(head)
+
+    def close(self) -> None:
+        self.flush()
+        self.transport.close()
+
+    def is_closing(self) -> bool:
+        return self.transport.is_closing()
+
+
 def _eviction_order(protocol: BoundedHttpToolsProtocol) -> float:
     """Smaller goes first: the time since which a connection waits on its client, as if a
     minute earlier while it holds an answer the client has not taken (its write watch runs):
@@ -146,6 +185,9 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self.limit_concurrency = None
         self._app = self.app
         self._head_timer: asyncio.TimerHandle | None = None
+        #: When the head being waited for is due (None: none is waited for). One timer per
+        #: connection follows it: re-armed when it fires early, not once per answer.
+        self._head_due: float | None = None
         self._in_head = False
         self._head_bytes = 0
         self._header_bytes = 0
@@ -170,6 +212,11 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self._deferred = False
         self._sock: Any = None
         self._fd = -1
+        self._queued = array.array("i", [0])
+        #: Nothing was written since the transport's buffer and the kernel's send queue were
+        #: seen empty: a request may start without looking again.
+        self._drained = True
+        self._writer: _OneWrite | None = None
         #: This side ended the connection (a write timeout, or room for another).
         self._closed_here = False
         #: Every cycle of this connection not yet answered: uvicorn marks only the newest one
@@ -183,6 +230,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
     ) -> None:
         super().connection_made(transport)
         self.flow = _HeldFlow(transport, self)
+        self._writer = _OneWrite(transport)
         sock = self._sock = transport.get_extra_info("socket")
         self._fd = sock.fileno() if sock is not None else -1
         if sock is not None:
@@ -197,11 +245,16 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_head_timer()
+        if self._head_timer is not None:
+            self._head_timer.cancel()  # it refers to this protocol
+            self._head_timer = None
         for timer in (self._write_timer, self._next_timer):
             if timer is not None:
                 timer.cancel()
         self._write_timer = self._next_timer = None
         self._held.clear()
+        if self._writer is not None:
+            self._writer.head = None
         if (self.cycle is not None and not self.cycle.response_complete
                 and not self._closed_here):
             _events.log(logging.INFO, "closed mid-answer",
@@ -355,14 +408,28 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         cycle = self.cycle
         self._cycles.add(cycle)
         answer = cycle.send
+        writer = self._writer
+        if writer is not None:
+            cycle.transport = writer  # type: ignore[assignment]
 
         async def send(message: Any) -> None:
             # The transport is closed but uvicorn has not heard yet (connection_lost comes on
             # the next loop turn): writing would raise, and log two tracebacks.
             if self.transport.is_closing():
                 cycle.disconnected = True
-            await answer(message)
+            if writer is not None and message["type"] == "http.response.start":
+                writer.holding = True
+                try:
+                    await answer(message)
+                finally:
+                    writer.holding = False
+                if cycle.chunked_encoding:
+                    writer.flush()  # a streamed answer: its head goes now
+            else:
+                await answer(message)
             if cycle.response_complete or cycle.disconnected:
+                if writer is not None:
+                    writer.flush()
                 # Done with: this wrapper refers to the cycle (a reference cycle).
                 cycle.__dict__.pop("send", None)
 
@@ -372,11 +439,13 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         # A queued pipelined request already has its head; only an empty pipeline means the
         # connection now waits for (the rest of) a new head.
         awaiting_head = not self.pipeline
+        if self._writer is not None:
+            self._writer.flush()  # the head of an answer without body bytes (HEAD, 304)
         self._waiting_since = self.loop.time()
         super().on_response_complete()
         if self.transport.is_closing():
             return
-        self._watch_writes()
+        self._drained = self._watch_writes() == 0
         if not self.pipeline and self._pending_error is not None:
             self._send_error(self._pending_error)
             return
@@ -388,12 +457,13 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         # Every request starts here (uvicorn's own path for the first one on a connection and
         # for each pipelined one): a request behind answers the client has not taken yet waits
         # for them to be taken, at the front of the pipeline.
-        if self._unsent() > 0:
+        if not self._drained and self._unsent() > 0:
             self.pipeline.append((cycle, app))
             self._deferred = True
             self.flow.pause_reading()
             self._poll_next()
             return
+        self._drained = False  # it will write
         self._next_delay = _FIRST_POLL
         self._waiting_since = None
         super()._start_asgi_task(cycle, app)
@@ -442,13 +512,17 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         queued = self.transport.get_write_buffer_size()
         if self._fd >= 0 and _TIOCOUTQ is not None:
             with contextlib.suppress(OSError):
-                queued += struct.unpack("i", fcntl.ioctl(self._fd, _TIOCOUTQ, b"\0" * 4))[0]
+                fcntl.ioctl(self._fd, _TIOCOUTQ, self._queued, True)
+                queued += self._queued[0]
         return queued
 
-    def _watch_writes(self) -> None:
-        if self._write_timer is None and self._unsent() > 0:
-            self._unsent_then = self._unsent()
+    def _watch_writes(self) -> int:
+        """Start the write watch if bytes are unsent (and it is not running); the bytes."""
+        unsent = self._unsent()
+        if self._write_timer is None and unsent > 0:
+            self._unsent_then = unsent
             self._write_timer = self.loop.call_later(_WRITE_CHECK, self._check_writes)
+        return unsent
 
     def _check_writes(self) -> None:
         self._write_timer = None
@@ -483,17 +557,25 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
     # --- the head timer ----------------------------------------------------------------------
 
     def _arm_head_timer(self) -> None:
-        # Not reset by arriving data: the whole head must arrive within the timeout.
-        self._cancel_head_timer()
-        self._head_timer = self.loop.call_later(limits.HEADER_TIMEOUT, self._head_timed_out)
+        # Not reset by arriving data: the whole head must arrive within the timeout. A timer
+        # still pending from an earlier head fires early and is re-armed for the rest.
+        self._head_due = self.loop.time() + limits.HEADER_TIMEOUT
+        if self._head_timer is None:
+            self._head_timer = self.loop.call_later(limits.HEADER_TIMEOUT, self._head_timed_out)
 
     def _cancel_head_timer(self) -> None:
-        if self._head_timer is not None:
-            self._head_timer.cancel()
-            self._head_timer = None
+        self._head_due = None  # the timer, if pending, fires and finds nothing due
 
     def _head_timed_out(self) -> None:
         self._head_timer = None
+        due = self._head_due
+        if due is None:
+            return
+        left = due - self.loop.time()
+        if left > 0:
+            self._head_timer = self.loop.call_later(left, self._head_timed_out)
+            return
+        self._head_due = None
         if self.transport.is_closing() or self._answering():
             return
         if self._in_head or self._held:

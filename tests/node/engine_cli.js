@@ -6,6 +6,8 @@
 //   {"index", "texts", "analysis", "queries": [{"q", "game"?}], "limit"}
 //     → {"results": [{"ids", "ms", "total", "snippet" (the first hit's), "suggestion",
 //                      "corrections"}]}
+//   {"index", "texts", "analysis", "suggest": [prefix, …], "limit"?}
+//     → {"suggestions": [[id, …], …]} (Engine.suggest's ids)
 //   {"index", "texts", "analysis", "traces": [{"query", "game"}]} → {"traces": [...]}
 //     (app/search/trace.py's stages, tests/cases/traces.json)
 //   {"index", "analysis", "cases": [...]}  (tests/cases/query_analysis.json's cases)
@@ -67,6 +69,8 @@ if (request.refused) {
     const derived = ["body_w", "body_bg", "title_tr", "body_tr"].filter((f) => engine.fields[f]);
     answer = { postings: Object.fromEntries(derived.map((f) => [f, Object.fromEntries(engine.fields[f].decoded)])),
       lengths: Object.fromEntries(derived.map((f) => [f, engine.fields[f].lengths])) };
+  } else if (request.suggest) {
+    answer = { suggestions: request.suggest.map((q) => engine.suggest(q, request.limit).map((h) => h.id)) };
   } else if (request.traces) {
     answer = { traces: request.traces.map((t) => engine.trace(t.query, t.game)) };
   } else {
