@@ -45,12 +45,20 @@ class EntryLink(View):
 
         The one place an entry becomes a summary: every model below that links to an entry
         extends this one and is built through here.
+
+        Built without validation (`model_construct`): the values are the corpus's own, typed
+        already, and an entry page or a search answer makes dozens of these (validating them
+        was a tenth of the view's cost). A field the model does not declare is still refused.
         """
         fields: dict[str, Any] = {"id": entry.id, "title": entry.title,
                                   "url": urls.entry(entry.id)}
         if "title_html" in cls.model_fields:
             fields["title_html"] = entry.title_html
-        return cls(**fields, **extra)
+        fields.update(extra)
+        unknown = fields.keys() - cls.model_fields.keys()
+        if unknown:
+            raise TypeError(f"{cls.__name__} has no field {', '.join(sorted(unknown))}")
+        return cls.model_construct(**fields)
 
 
 class EntryRef(EntryLink):
