@@ -8,6 +8,7 @@ import json
 import logging
 import logging.config
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from app.logs import FLUSH_SECONDS, JsonFormatter, ServerLogHandler, TextFormatter, log_config
@@ -61,9 +62,16 @@ def test_access_lines_wait_a_moment_other_lines_go_out_at_once_in_order() -> Non
         seen.append(stream.getvalue())  # written within FLUSH_SECONDS, with no other line
         return seen
 
-    try:
-        held, warned, later = asyncio.run(serve())
+    def in_own_thread() -> list[str]:
+        # A thread of its own, as a server's: the browser tests' Playwright keeps an event loop
+        # running in the main thread for the whole session.
+        seen = asyncio.run(serve())
         _access(access, "/outside a loop")  # no loop to wait on: written at once
+        return seen
+
+    try:
+        with ThreadPoolExecutor(1) as pool:
+            held, warned, later = pool.submit(in_own_thread).result(timeout=30)
     finally:
         for x, handlers, propagate, level in saved:
             x.handlers, x.propagate, x.level = handlers, propagate, level
