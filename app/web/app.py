@@ -35,6 +35,7 @@ from app.web.encoding import NegotiatedGZipMiddleware
 from app.web.errors import handle_error
 from app.web.front import FrontMiddleware
 from app.web.hosts import HostGuardMiddleware, ProxyHeadersMiddleware
+from app.web.lean import LeanMiddleware
 from app.web.middleware import (
     RequestLimitsMiddleware,
     RootPathMiddleware,
@@ -91,7 +92,7 @@ class FrontedApp(FastAPI):
 
 def create_app(settings: Settings | None = None, library: Library | None = None, *,
                static_site: bool = False, build: bool = True,
-               settle: bool = False, front: bool = True) -> FrontedApp:
+               settle: bool = False, front: bool = True, lean: bool = True) -> FrontedApp:
     """Build the app over `library`, or over the data in `settings.data_dir`.
 
     Loading validates the data first: broken data raises `DataError` before anything serves.
@@ -102,7 +103,8 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
     is ready, and what is loaded then is kept out of the cyclic garbage collector's passes
     (`settle_heap`), and again after each reload. Without `front`, the front layer
     (`app.web.front`) answers nothing itself and every request goes through the framework: the
-    tests compare both.
+    tests compare both. Without `lean`, the route table's `inline` rows are called through
+    FastAPI's own machinery too (`app.web.lean`; the tests compare both).
     """
     settings = settings or Settings()
     assets = Assets(STATIC)
@@ -170,7 +172,8 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
     # probes: each with its security headers attached when it was made). These five run in
     # front of the framework (`FrontedApp.front`). For the rest, inside FastAPI: security
     # headers on everything, the cache (storing answers), admission control for the work,
-    # and compression closest to the handlers. The layers in front of the security headers
+    # compression, and innermost the lean calls of the table's `inline` rows (`app.web.lean`:
+    # their handlers called on the event loop, without FastAPI's request machinery). The layers in front of the security headers
     # attach them to their own errors (`errors.send_error`).
     # Static files come compressed already, or are not worth compressing (images).
     cache = ResponseCache(store=app.state.store, version=lambda: app.state.library.version,
@@ -178,6 +181,8 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
                           code_version=app.state.code_version,
                           base_url=settings.public_base_url,
                           shared_seconds=settings.shared_cache_seconds)
+    if lean:
+        app.add_middleware(LeanMiddleware, table=ROUTES)
     app.add_middleware(NegotiatedGZipMiddleware, minimum_size=500, compresslevel=6,
                        exclude_content_types=("text/event-stream", "image/png", "image/x-icon"))
     app.add_middleware(AdmissionMiddleware, gate=app.state.gate, pages=app.state.page_gate)

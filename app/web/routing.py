@@ -50,6 +50,9 @@ class Route:
     #: Its cost is proven small (a file or a value in memory, a health probe): never queued.
     #: Every other route's uncached answers go through admission control too (page slots).
     light: bool = False
+    #: Its handler is CPU-short Python: called on the event loop without FastAPI's request
+    #: machinery (`app.web.lean`), its parameters read and validated as FastAPI would.
+    inline: bool = False
     #: The JSON answer's type (a view from `app.web.views`, or a list of one): declared in the
     #: OpenAPI schema. Every JSON route has one; HTML pages have none.
     model: Any = None

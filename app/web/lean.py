@@ -1,0 +1,143 @@
+"""Lean calls: the route table's `inline` rows answered without FastAPI's request machinery.
+
+A miss for an entry page or a search costs its handler a few tenths of a millisecond; through
+FastAPI it cost as much again in the framework: its route matching over every route, the
+dependency machinery that reads the parameters, two exit stacks, and the thread-pool hand-over
+of a sync handler (a cross-thread wake-up each way). For the rows declared `inline` this layer,
+the innermost of the per-request middleware (behind the security headers, the cache, admission
+control and compression, which run as before), calls the handler itself, on the event loop:
+
+* the parameters are read as FastAPI reads them: path parameters by the row's own pattern and
+  convertors, query parameters from Starlette's `QueryParams` (the last value of a repeated
+  one), validated by pydantic against the same annotations (`Query(ge=…, le=…)`), so a bad
+  value raises the same `RequestValidationError`, with the same messages;
+* a refusal (`AppError`, an HTTP exception, a validation error) becomes the one error
+  handler's answer, as FastAPI's exception layer gives it; anything else goes up to the
+  framework's 500 layer, as from a FastAPI route;
+* a row is `inline` only when its handler is CPU-short and never waits on I/O: on the loop it
+  holds every other request of the worker for as long as it runs, as a thread holding the GIL
+  does (the search's budget bounds the longest, `app.search.contract`).
+
+The routes stay registered with FastAPI as well: the OpenAPI schema and `create_app(lean=False)`
+(the framework path, which `tests/test_lean.py` compares answer for answer) are unchanged.
+"""
+
+from __future__ import annotations
+
+import inspect
+import typing
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import Request
+from fastapi.exceptions import RequestValidationError
+from pydantic import TypeAdapter, ValidationError
+from starlette._utils import get_route_path
+from starlette.convertors import Convertor
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import compile_path
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from app.errors import AppError
+from app.web.errors import handle_error
+from app.web.routing import Route, route_of
+
+__all__ = ["LeanMiddleware", "plan_call"]
+
+#: What the error handler answers itself; anything else is the framework's 500.
+_REFUSALS = (AppError, StarletteHTTPException, RequestValidationError)
+
+
+@dataclass(frozen=True, slots=True)
+class _Query:
+    """One query parameter: its name, default, and validator (None: any string is valid)."""
+
+    name: str
+    default: Any
+    check: TypeAdapter[Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """How to call one handler: its path pattern and convertors, and its query parameters."""
+
+    handler: Callable[..., Any]
+    pattern: typing.Pattern[str]
+    convertors: dict[str, Convertor[Any]]
+    query: tuple[_Query, ...]
+
+    def call(self, request: Request) -> Any:
+        match = self.pattern.match(get_route_path(request.scope))
+        if match is None:  # the front layer matched this row: cannot happen
+            raise AppError(404, "페이지를 찾을 수 없습니다.")
+        kwargs: dict[str, Any] = {name: self.convertors[name].convert(value)
+                                  for name, value in match.groupdict().items()}
+        request.scope["path_params"] = kwargs.copy()
+        if self.query:
+            given = request.query_params
+            errors: list[Any] = []
+            for param in self.query:
+                value = given.get(param.name)
+                if value is None:
+                    kwargs[param.name] = param.default
+                elif param.check is None:
+                    kwargs[param.name] = value
+                else:
+                    try:
+                        kwargs[param.name] = param.check.validate_python(value)
+                    except ValidationError as invalid:
+                        errors.extend({**e, "loc": ("query", param.name, *e["loc"])}
+                                      for e in invalid.errors(include_url=False))
+            if errors:
+                raise RequestValidationError(errors)
+        return self.handler(request, **kwargs)
+
+
+def plan_call(route: Route) -> _Plan:
+    """The call plan of an `inline` row; raises `TypeError` for a handler this layer cannot
+    call as FastAPI would (an async one, or a parameter that is not the request, a path
+    parameter or a string or integer query parameter)."""
+    handler = route.handler
+    if inspect.iscoroutinefunction(handler):
+        raise TypeError(f"{handler.__name__}: an inline handler is a plain function")
+    pattern, _, convertors = compile_path(route.path)
+    hints = typing.get_type_hints(handler, include_extras=True)
+    query: list[_Query] = []
+    for name, param in inspect.signature(handler).parameters.items():
+        hint = hints.get(name)
+        if hint is Request or name in convertors:
+            continue
+        base, metadata = hint, ()
+        if typing.get_origin(hint) is typing.Annotated:
+            base, *extra = typing.get_args(hint)
+            metadata = tuple(extra)
+        if base not in (str, int) or param.default is inspect.Parameter.empty:
+            raise TypeError(f"{handler.__name__}: parameter {name!r} is not a query parameter "
+                            f"with a default")
+        check = (None if base is str and not metadata
+                 else TypeAdapter(typing.Annotated[base, *metadata] if metadata else base))
+        query.append(_Query(name, param.default, check))
+    return _Plan(handler, pattern, convertors, tuple(query))
+
+
+class LeanMiddleware:
+    """Calls the `inline` rows' handlers directly (see the module's text); every other request
+    goes on to the framework's router."""
+
+    def __init__(self, app: ASGIApp, table: Iterable[Route]) -> None:
+        self.app = app
+        self.plans = {id(route): plan_call(route) for route in table if route.inline}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        route = route_of(scope) if scope["type"] == "http" else None
+        plan = self.plans.get(id(route)) if route is not None else None
+        if plan is None:
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope, receive)
+        try:
+            response = plan.call(request)
+        except _REFUSALS as refused:
+            response = await handle_error(request, refused)
+        await response(scope, receive, send)
