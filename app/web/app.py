@@ -31,11 +31,11 @@ from app.web.assets import Assets
 from app.web.background import at_low_priority
 from app.web.built import BuiltAnswers, build_answers
 from app.web.cache import CacheMiddleware, ResponseCache
-from app.web.encoding import NegotiatedGZipMiddleware
+from app.web.encoding import GZIP_LEVEL, NegotiatedGZipMiddleware
 from app.web.errors import handle_error
 from app.web.front import FrontMiddleware
 from app.web.hosts import HostGuardMiddleware, ProxyHeadersMiddleware
-from app.web.lean import LeanMiddleware
+from app.web.lean import LeanEndpoints, lean_chain
 from app.web.middleware import (
     RequestLimitsMiddleware,
     RootPathMiddleware,
@@ -63,6 +63,10 @@ class FrontedApp(FastAPI):
     """
 
     front: ASGIApp | None = None
+    #: The `inline` rows' handlers (`app.web.lean`), and the per-request middleware in front
+    #: of them (built on the first request, as Starlette builds its own stack).
+    lean: LeanEndpoints | None = None
+    _lean_chain: ASGIApp | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or self.front is None:
@@ -79,6 +83,16 @@ class FrontedApp(FastAPI):
                     response = await handle_error(Request(scope, receive), exc)
                     await response(scope, receive, send)
             raise
+
+    async def miss(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """What the front layer did not answer: an `inline` row through the per-request
+        middleware to its handler (`app.web.lean`), anything else through the framework."""
+        if self.lean is not None and self.lean.answers(scope):
+            if self._lean_chain is None:
+                self._lean_chain = lean_chain(self.lean, self.user_middleware)
+            await self._lean_chain(scope, receive, send)
+            return
+        await self.framework(scope, receive, send)
 
     async def framework(self, scope: Scope, receive: Receive, send: Send) -> None:
         """FastAPI's own stack (its outer layers, our per-request middleware, the router)."""
@@ -172,23 +186,25 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
     # probes: each with its security headers attached when it was made). These five run in
     # front of the framework (`FrontedApp.front`). For the rest, inside FastAPI: security
     # headers on everything, the cache (storing answers), admission control for the work,
-    # compression, and innermost the lean calls of the table's `inline` rows (`app.web.lean`:
-    # their handlers called on the event loop, without FastAPI's request machinery). The layers in front of the security headers
-    # attach them to their own errors (`errors.send_error`).
+    # and compression closest to the handlers. The table's `inline` rows go from the front
+    # layer through the same per-request middleware straight to their handlers, on the event
+    # loop, without FastAPI's own layers and request machinery (`FrontedApp.miss`,
+    # `app.web.lean`). The layers in front of the security headers attach them to their own
+    # errors (`errors.send_error`).
     # Static files come compressed already, or are not worth compressing (images).
     cache = ResponseCache(store=app.state.store, version=lambda: app.state.library.version,
                           built=lambda: app.state.library.built,
                           code_version=app.state.code_version,
                           base_url=settings.public_base_url,
                           shared_seconds=settings.shared_cache_seconds)
-    if lean:
-        app.add_middleware(LeanMiddleware, table=ROUTES)
-    app.add_middleware(NegotiatedGZipMiddleware, minimum_size=500, compresslevel=6,
+    app.add_middleware(NegotiatedGZipMiddleware, minimum_size=500, compresslevel=GZIP_LEVEL,
                        exclude_content_types=("text/event-stream", "image/png", "image/x-icon"))
     app.add_middleware(AdmissionMiddleware, gate=app.state.gate, pages=app.state.page_gate)
     app.add_middleware(CacheMiddleware, cache=cache)
     app.add_middleware(SecurityHeadersMiddleware)
-    chain: ASGIApp = FrontMiddleware(app.framework, table=RouteTable(ROUTES), cache=cache,
+    if lean:
+        app.lean = LeanEndpoints(ROUTES)
+    chain: ASGIApp = FrontMiddleware(app.miss, table=RouteTable(ROUTES), cache=cache,
                                      assets=assets, ready=lambda: readiness(app.state.library),
                                      answering=front)
     chain = HostGuardMiddleware(chain, allowed_hosts=settings.host_patterns())

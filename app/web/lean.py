@@ -1,19 +1,22 @@
 """Lean calls: the route table's `inline` rows answered without FastAPI's request machinery.
 
 A miss for an entry page or a search costs its handler a few tenths of a millisecond; through
-FastAPI it cost as much again in the framework: its route matching over every route, the
-dependency machinery that reads the parameters, two exit stacks, and the thread-pool hand-over
-of a sync handler (a cross-thread wake-up each way). For the rows declared `inline` this layer,
-the innermost of the per-request middleware (behind the security headers, the cache, admission
-control and compression, which run as before), calls the handler itself, on the event loop:
+FastAPI it cost as much again in the framework: its outer layers (error, telemetry and body
+limit middleware), its route matching over every route, the dependency machinery that reads
+the parameters, two exit stacks, and the thread-pool hand-over of a sync handler (a
+cross-thread wake-up each way). A request for a row declared `inline` goes, from the front
+layer, through the app's own per-request middleware (the security headers, the cache,
+admission control and compression: the same classes, settings and order, built from the list
+FastAPI builds its stack from, `lean_chain`) to `LeanEndpoints`, which calls the handler
+itself, on the event loop:
 
 * the parameters are read as FastAPI reads them: path parameters by the row's own pattern and
   convertors, query parameters from Starlette's `QueryParams` (the last value of a repeated
   one), validated by pydantic against the same annotations (`Query(ge=…, le=…)`), so a bad
   value raises the same `RequestValidationError`, with the same messages;
 * a refusal (`AppError`, an HTTP exception, a validation error) becomes the one error
-  handler's answer, as FastAPI's exception layer gives it; anything else goes up to the
-  framework's 500 layer, as from a FastAPI route;
+  handler's answer, as FastAPI's exception layer gives it; anything else goes up to
+  `FrontedApp`, which answers the one handler's 500 as FastAPI's error layer does;
 * a row is `inline` only when its handler is CPU-short and never waits on I/O: on the loop it
   holds every other request of the worker for as long as it runs, as a thread holding the GIL
   does (the search's budget bounds the longest, `app.search.contract`).
@@ -36,6 +39,7 @@ from pydantic import TypeAdapter, ValidationError
 from starlette._utils import get_route_path
 from starlette.convertors import Convertor
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware import Middleware
 from starlette.routing import compile_path
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -43,7 +47,7 @@ from app.errors import AppError
 from app.web.errors import handle_error
 from app.web.routing import Route, route_of
 
-__all__ = ["LeanMiddleware", "plan_call"]
+__all__ = ["LeanEndpoints", "lean_chain", "plan_call"]
 
 #: What the error handler answers itself; anything else is the framework's 500.
 _REFUSALS = (AppError, StarletteHTTPException, RequestValidationError)
@@ -121,23 +125,31 @@ def plan_call(route: Route) -> _Plan:
     return _Plan(handler, pattern, convertors, tuple(query))
 
 
-class LeanMiddleware:
-    """Calls the `inline` rows' handlers directly (see the module's text); every other request
-    goes on to the framework's router."""
+class LeanEndpoints:
+    """The innermost app of the lean chain: calls the `inline` row's handler (see the module's
+    text). `FrontedApp` sends only requests for such rows here (`answers`)."""
 
-    def __init__(self, app: ASGIApp, table: Iterable[Route]) -> None:
-        self.app = app
+    def __init__(self, table: Iterable[Route]) -> None:
         self.plans = {id(route): plan_call(route) for route in table if route.inline}
 
+    def answers(self, scope: Scope) -> bool:
+        """Whether the request's row (`routing.route_of`) is one this app calls."""
+        return id(route_of(scope)) in self.plans
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        route = route_of(scope) if scope["type"] == "http" else None
-        plan = self.plans.get(id(route)) if route is not None else None
-        if plan is None:
-            await self.app(scope, receive, send)
-            return
+        plan = self.plans[id(route_of(scope))]
         request = Request(scope, receive)
         try:
             response = plan.call(request)
         except _REFUSALS as refused:
             response = await handle_error(request, refused)
         await response(scope, receive, send)
+
+
+def lean_chain(endpoints: LeanEndpoints, middleware: Iterable[Middleware]) -> ASGIApp:
+    """`endpoints` behind `middleware` (the app's own per-request layers, `user_middleware`,
+    outermost first), built as Starlette builds its stack from the same list."""
+    app: ASGIApp = endpoints
+    for cls, args, kwargs in reversed(list(middleware)):
+        app = cls(app, *args, **kwargs)
+    return app
