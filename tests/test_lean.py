@@ -1,4 +1,4 @@
-"""Lean calls (`app.web.lean`): an `inline` row's answer is FastAPI's own answer for the same
+"""Lean calls (`app.web.lean`): a `lean` row's answer is FastAPI's own answer for the same
 request, header for header and byte for byte, for good and hostile input alike."""
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def pair(request: pytest.FixtureRequest,
 
 
 _NFD = unicodedata.normalize("NFD", "틈새공격")
-#: Every inline route, with good input, refusals and hostile input.
+#: Every lean route, with good input, refusals and hostile input.
 URLS = (
     "/rules/Attack_of_Opportunity", "/rules/Attack_of_Opportunity?z=1&owned=x",
     "/rules/Attack_of_Opportunity/", "/rules/Attack_of_Opportunity/?q=1", "/rules/Nope",
@@ -81,7 +81,7 @@ def _answer(client: TestClient, method: str, url: str,
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
-def test_inline_answers_are_fastapis_byte_for_byte(
+def test_lean_answers_are_fastapis_byte_for_byte(
         pair: tuple[TestClient, TestClient], variant: str) -> None:
     with_lean, without = pair
     statuses = set()
@@ -106,7 +106,7 @@ def test_a_bad_value_gets_fastapis_message(pair: tuple[TestClient, TestClient]) 
     assert "offset: Input should be greater than or equal to 0" in message
 
 
-def test_a_bug_in_an_inline_handler_gets_the_500_page(
+def test_a_bug_in_a_lean_handler_gets_the_500_page(
         pair: tuple[TestClient, TestClient], monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*args: object, **kwargs: object) -> None:
         raise ValueError("a bug in the entry view")
@@ -121,11 +121,11 @@ def test_a_bug_in_an_inline_handler_gets_the_500_page(
     assert ours == theirs
 
 
-def test_the_inline_rows_are_the_ones_declared() -> None:
-    inline = {route.path for route in ROUTES if route.inline}
-    assert inline == {"/rules/{entry_id:path}", "/search", "/api/search", "/api/suggest"}
+def test_the_lean_rows_are_the_ones_declared() -> None:
+    lean = {route.path for route in ROUTES if route.lean}
+    assert lean == {"/rules/{entry_id:path}", "/search", "/api/search", "/api/suggest"}
     for route in ROUTES:
-        if route.inline:
+        if route.lean:
             plan_call(route)  # every declared row can be called
 
 
@@ -153,7 +153,7 @@ def _bounded(request: Request, n: Annotated[int, Query(ge=1, le=3)] = 1,
 def test_a_handler_the_lean_layer_cannot_call_as_fastapi_would_is_refused() -> None:
     for handler in (_coroutine, _list_param, _required):
         with pytest.raises(TypeError):
-            plan_call(Route("/x", handler, ("GET",), inline=True))
-    plan = plan_call(Route("/x/{name}", _bounded, ("GET",), inline=True))
+            plan_call(Route("/x", handler, ("GET",), lean=True))
+    plan = plan_call(Route("/x/{name}", _bounded, ("GET",), lean=True))
     assert [q.name for q in plan.query] == ["n", "word"]
     assert plan.query[1].check is None  # any string is a valid `word`

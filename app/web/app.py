@@ -63,7 +63,7 @@ class FrontedApp(FastAPI):
     """
 
     front: ASGIApp | None = None
-    #: The `inline` rows' handlers (`app.web.lean`), and the per-request middleware in front
+    #: The `lean` rows' handlers (`app.web.lean`), and the per-request middleware in front
     #: of them (built on the first request, as Starlette builds its own stack).
     lean: LeanEndpoints | None = None
     _lean_chain: ASGIApp | None = None
@@ -85,7 +85,7 @@ class FrontedApp(FastAPI):
             raise
 
     async def miss(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """What the front layer did not answer: an `inline` row through the per-request
+        """What the front layer did not answer: a `lean` row through the per-request
         middleware to its handler (`app.web.lean`), anything else through the framework."""
         if self.lean is not None and self.lean.answers(scope):
             if self._lean_chain is None:
@@ -117,7 +117,7 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
     is ready, and what is loaded then is kept out of the cyclic garbage collector's passes
     (`settle_heap`), and again after each reload. Without `front`, the front layer
     (`app.web.front`) answers nothing itself and every request goes through the framework: the
-    tests compare both. Without `lean`, the route table's `inline` rows are called through
+    tests compare both. Without `lean`, the route table's `lean` rows are called through
     FastAPI's own machinery too (`app.web.lean`; the tests compare both).
     """
     settings = settings or Settings()
@@ -186,9 +186,9 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
     # probes: each with its security headers attached when it was made). These five run in
     # front of the framework (`FrontedApp.front`). For the rest, inside FastAPI: security
     # headers on everything, the cache (storing answers), admission control for the work,
-    # and compression closest to the handlers. The table's `inline` rows go from the front
-    # layer through the same per-request middleware straight to their handlers, on the event
-    # loop, without FastAPI's own layers and request machinery (`FrontedApp.miss`,
+    # and compression closest to the handlers. The table's `lean` rows go from the front
+    # layer through the same per-request middleware straight to their handlers, without
+    # FastAPI's own layers and request machinery (`FrontedApp.miss`,
     # `app.web.lean`). The layers in front of the security headers attach them to their own
     # errors (`errors.send_error`).
     # Static files come compressed already, or are not worth compressing (images).

@@ -1,14 +1,14 @@
-"""Lean calls: the route table's `inline` rows answered without FastAPI's request machinery.
+"""Lean calls: the route table's `lean` rows answered without FastAPI's request machinery.
 
 A miss for an entry page or a search costs its handler a few tenths of a millisecond; through
 FastAPI it cost as much again in the framework: its outer layers (error, telemetry and body
 limit middleware), its route matching over every route, the dependency machinery that reads
-the parameters, two exit stacks, and the thread-pool hand-over of a sync handler (a
-cross-thread wake-up each way). A request for a row declared `inline` goes, from the front
+the parameters, two exit stacks, and for a sync handler the thread-pool hand-over (a
+cross-thread wake-up each way). A request for a row declared `lean` goes, from the front
 layer, through the app's own per-request middleware (the security headers, the cache,
 admission control and compression: the same classes, settings and order, built from the list
 FastAPI builds its stack from, `lean_chain`) to `LeanEndpoints`, which calls the handler
-itself, on the event loop:
+itself:
 
 * the parameters are read as FastAPI reads them: path parameters by the row's own pattern and
   convertors, query parameters from Starlette's `QueryParams` (the last value of a repeated
@@ -17,9 +17,12 @@ itself, on the event loop:
 * a refusal (`AppError`, an HTTP exception, a validation error) becomes the one error
   handler's answer, as FastAPI's exception layer gives it; anything else goes up to
   `FrontedApp`, which answers the one handler's 500 as FastAPI's error layer does;
-* a row is `inline` only when its handler is CPU-short and never waits on I/O: on the loop it
-  holds every other request of the worker for as long as it runs, as a thread holding the GIL
-  does (the search's budget bounds the longest, `app.search.contract`).
+* a handler runs on the event loop (no thread hop: an entry page is about 0.3 ms of Python),
+  unless its row is `expensive`: search work still runs in the thread pool, where the search
+  gate bounds how many run at once and a flood gets its 503s at once
+  (`tests/test_admission.py`), while health probes and cache hits go on between the threads'
+  turns. On the loop a handler holds every other request of the worker while it runs; the
+  page gate bounds how many are admitted at a time (`admission`).
 
 The routes stay registered with FastAPI as well: the OpenAPI schema and `create_app(lean=False)`
 (the framework path, which `tests/test_lean.py` compares answer for answer) are unchanged.
@@ -37,6 +40,7 @@ from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import TypeAdapter, ValidationError
 from starlette._utils import get_route_path
+from starlette.concurrency import run_in_threadpool
 from starlette.convertors import Convertor
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware import Middleware
@@ -70,8 +74,11 @@ class _Plan:
     pattern: typing.Pattern[str]
     convertors: dict[str, Convertor[Any]]
     query: tuple[_Query, ...]
+    #: Run in the thread pool (an `expensive` row), not on the event loop.
+    threaded: bool
 
-    def call(self, request: Request) -> Any:
+    def arguments(self, request: Request) -> dict[str, Any]:
+        """The handler's arguments besides the request; raises `RequestValidationError`."""
         match = self.pattern.match(get_route_path(request.scope))
         if match is None:  # the front layer matched this row: cannot happen
             raise AppError(404, "페이지를 찾을 수 없습니다.")
@@ -95,16 +102,16 @@ class _Plan:
                                       for e in invalid.errors(include_url=False))
             if errors:
                 raise RequestValidationError(errors)
-        return self.handler(request, **kwargs)
+        return kwargs
 
 
 def plan_call(route: Route) -> _Plan:
-    """The call plan of an `inline` row; raises `TypeError` for a handler this layer cannot
+    """The call plan of a `lean` row; raises `TypeError` for a handler this layer cannot
     call as FastAPI would (an async one, or a parameter that is not the request, a path
     parameter or a string or integer query parameter)."""
     handler = route.handler
     if inspect.iscoroutinefunction(handler):
-        raise TypeError(f"{handler.__name__}: an inline handler is a plain function")
+        raise TypeError(f"{handler.__name__}: a lean handler is a plain function")
     pattern, _, convertors = compile_path(route.path)
     hints = typing.get_type_hints(handler, include_extras=True)
     query: list[_Query] = []
@@ -122,15 +129,15 @@ def plan_call(route: Route) -> _Plan:
         check = (None if base is str and not metadata
                  else TypeAdapter(typing.Annotated[base, *metadata] if metadata else base))
         query.append(_Query(name, param.default, check))
-    return _Plan(handler, pattern, convertors, tuple(query))
+    return _Plan(handler, pattern, convertors, tuple(query), route.expensive)
 
 
 class LeanEndpoints:
-    """The innermost app of the lean chain: calls the `inline` row's handler (see the module's
+    """The innermost app of the lean chain: calls the `lean` row's handler (see the module's
     text). `FrontedApp` sends only requests for such rows here (`answers`)."""
 
     def __init__(self, table: Iterable[Route]) -> None:
-        self.plans = {id(route): plan_call(route) for route in table if route.inline}
+        self.plans = {id(route): plan_call(route) for route in table if route.lean}
 
     def answers(self, scope: Scope) -> bool:
         """Whether the request's row (`routing.route_of`) is one this app calls."""
@@ -140,7 +147,11 @@ class LeanEndpoints:
         plan = self.plans[id(route_of(scope))]
         request = Request(scope, receive)
         try:
-            response = plan.call(request)
+            kwargs = plan.arguments(request)
+            if plan.threaded:
+                response = await run_in_threadpool(plan.handler, request, **kwargs)
+            else:
+                response = plan.handler(request, **kwargs)
         except _REFUSALS as refused:
             response = await handle_error(request, refused)
         await response(scope, receive, send)
