@@ -19,6 +19,7 @@ from app.web.lean import plan_call
 from app.web.routes import ROUTES
 from app.web.routing import Route
 from tests.conftest import DATA, LOCAL
+from tests.test_front import _answer  # status, the raw header list in order, the raw body
 
 CONFIGS = {
     "default": {},
@@ -70,14 +71,6 @@ VARIANTS: dict[str, dict[str, str]] = {
     "owned cookie, JSON errors": {"accept-encoding": "gzip", "cookie": "owned=dwl,ptc",
                                   "accept": "application/json"},
 }
-
-
-def _answer(client: TestClient, method: str, url: str,
-            headers: dict[str, str]) -> tuple[int, list[tuple[str, str]], bytes]:
-    response = client.request(method, url, headers=headers, follow_redirects=False)
-    raw = [(k.decode("latin-1").lower(), v.decode("latin-1"))
-           for k, v in response.headers.raw]
-    return response.status_code, raw, response.content
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
