@@ -65,7 +65,7 @@ def _factor(coordination: float, proximity: float, title_coverage: float, passag
             * authority)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Partial:
     """An entry's features for a query without the two that cost the most (proximity and
     passage), with the most those two could add: `most` is a factor no greater than the
@@ -74,8 +74,8 @@ class Partial:
 
     entry_id: str
     #: Per group of the query: whether the entry has one of its forms.
-    has: tuple[bool, ...]
-    present: tuple[tuple[tuple[str, ...], float], ...]
+    has: list[bool]
+    present: list[tuple[tuple[str, ...], float]]
     coordination: float
     title_coverage: float
     authority: float
@@ -164,7 +164,7 @@ class Reranker:
         """The entry's features but proximity and passage, and the most those can be."""
         doc = self._docs[entry_id]
         if not query.groups:
-            return Partial(entry_id, (), (), 1.0, 0.0, doc.authority, 0.0, 0.0)
+            return Partial(entry_id, [], [], 1.0, 0.0, doc.authority, 0.0, 0.0)
         text, latin = doc.text, doc.latin
         # Plain loops: a query has a handful of groups of one to three forms, where a
         # generator per group and entry cost more than the tests themselves.
@@ -197,7 +197,7 @@ class Reranker:
         # One sentence holds at most every word the entry has (`_passage` sums a part of the
         # weights `found` sums, in the same order: never more).
         passage = coordination if len(query.groups) >= _R.passage_min_words else 0.0
-        return Partial(entry_id, tuple(has), tuple(present_list), coordination,
+        return Partial(entry_id, has, present_list, coordination,
                        _title_coverage(query, doc), doc.authority, proximity, passage)
 
     def complete(self, query: Prepared, partial: Partial) -> Features:
@@ -263,7 +263,7 @@ def _prepare(doc: Document) -> _Doc:
 SENTENCE_END = re.compile(r"\n+|(?<=[.?!。])\s+")
 
 
-def _passage(groups: tuple[tuple[tuple[str, ...], float], ...], doc: _Doc) -> float:
+def _passage(groups: Sequence[tuple[tuple[str, ...], float]], doc: _Doc) -> float:
     """The largest total weight of content-word groups found together in one Hangul line."""
     per_line: dict[int, float] = {}
     for forms, weight in groups:

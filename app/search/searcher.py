@@ -432,7 +432,9 @@ class SearchIndex:
         hits = tuple(Hit(entry_id, make_snippet(
             s.flat, pattern, flattened=True, folded=s.folded,
             opening=first.tiers.get(entry_id, Tier.NONE) >= Tier.NAMES
-            or analysis.compact_title(self.corpus.entries[entry_id].title) in named_by), s.shown)
+            or (bool(named_by)
+                and analysis.compact_title(self.corpus.entries[entry_id].title) in named_by)),
+            s.shown)
             for entry_id, s in zip(page, shown, strict=True))
         return dataclasses.replace(empty, total=len(ranked), hits=hits)
 
