@@ -525,10 +525,10 @@ class SearchIndex:
                 scores[entry_id] *= features[entry_id].factor
             for entry_id in placeholders.intersection(scores):
                 scores[entry_id] *= _ORDER.placeholder
-            skipped: list[str] = []
+            below: list[str] = []
         else:
-            skipped = self._best_only(prepared, by_score, depth, prefix, tiers, scores,
-                                      features)
+            below = self._best_only(prepared, by_score, depth, prefix, tiers, scores,
+                                    features)
         placed, none, close = self._placed, Tier.NONE, Tier.CLOSE
 
         def key(entry_id: str) -> tuple[int, int, float, int]:
@@ -537,9 +537,9 @@ class SearchIndex:
             # Title-level matches in several games: the manifest's first game first.
             return (-tier, game if tier >= close else 0, -scores[entry_id], reading)
 
-        if skipped:
-            left = set(skipped)
-            ordered = sorted((i for i in scores if i not in left), key=key) + skipped
+        if below:
+            out = set(below)
+            ordered = sorted((i for i in scores if i not in out), key=key) + below
         else:
             ordered = sorted(scores, key=key)
         order = self._placeholders_below_targets(ordered, allowed)
@@ -549,8 +549,10 @@ class SearchIndex:
                    tiers: dict[str, Tier], scores: dict[str, float],
                    features: dict[str, Features]) -> list[str]:
         """Re-rank the best `depth` of `by_score` as far as the first `prefix` places need:
-        multiply `scores` by each factor measured (into `features`) and return the
-        candidates left out, in BM25 order; the placeholders' scores are halved.
+        multiply `scores` by each factor measured (into `features`), halve the placeholders'
+        and return, in BM25 order, the candidates sure to rank below the first `prefix`
+        places: those left out, and those scored below `prefix` others (the order need not
+        sort them).
 
         Why the first `prefix` places are those of the full ranking: every entry of a title
         tier sorts above every entry of none, so those are always measured. An entry of no
@@ -584,10 +586,10 @@ class SearchIndex:
                 most *= halved
             waiting.append((-most, n, partial))
         waiting.sort()
-        skipped: list[tuple[int, str]] = []
-        for at, (most, n, partial) in enumerate(waiting):
+        skipped: set[str] = set()
+        for at, (most, _, partial) in enumerate(waiting):
             if need <= 0 or (len(best) >= need and best[0] > -most):
-                skipped = [(n, p.entry_id) for _, n, p in waiting[at:]]
+                skipped = {p.entry_id for _, _, p in waiting[at:]}
                 break
             entry_id = partial.entry_id
             features[entry_id] = reranker.complete(prepared, partial)
@@ -598,7 +600,15 @@ class SearchIndex:
                 heapq.heappush(best, scores[entry_id])
             else:
                 heapq.heappushpop(best, scores[entry_id])
-        return [entry_id for _, entry_id in sorted(skipped)]
+        if need <= 0:
+            return [i for i in by_score if tiers.get(i, none) == none]
+        if len(best) < need:
+            return [i for i in by_score if i in skipped]
+        # Below the `need`-th best final score of no tier is below the first `prefix` places
+        # too (a tie may be in them: it stays to be sorted).
+        least = best[0]
+        return [i for i in by_score if i in skipped
+                or (scores[i] < least and tiers.get(i, none) == none)]
 
     def tiers(self, plan: Plan) -> dict[str, Tier]:
         """Each entry's `Tier` for this query, from title matching alone (see `contract.Tier`)."""
