@@ -370,8 +370,14 @@ class SearchIndex:
         typed = clean(query)
         meant = None if as_typed else self.layout(typed)
         text = meant or typed
-        rewrite = Rewrite(text) if as_typed else self.rewrite(text, game)
-        plan = self.plan(rewrite.text, correct=not as_typed, related=rewrite.related)
+        # `clean` gives what it is given back unchanged when that is its own answer: the text
+        # as typed is cleaned once. What the keyboard's layout or a synonym changed is cleaned
+        # again (it may be longer than `clean.max_query`).
+        rewrite = Rewrite(text) if as_typed else self._rewriter.rewrite(
+            typed if meant is None else clean(text), game, self.budget, self._knows)
+        plan = make_plan(typed if rewrite.text is typed else clean(rewrite.text), self._hangul,
+                         self._english, self.budget, correct=not as_typed,
+                         loanword=self._sounds_like, related=rewrite.related)
         # What the page tells the player about the query, whatever the results.
         # Quoted without the particle (‘크루’, not ‘크루를’), like the synonyms.
         loanwords = tuple((w.stem or w.text, w.english, self._officials.get(w.english, ""))
