@@ -29,9 +29,19 @@ class FieldStats:
     postings of the terms queries have met (shared by all threads)."""
 
     def __init__(self, reader: Any, fields: Iterable[str],
-                 counts: Mapping[str, int] | None = None) -> None:
+                 counts: Mapping[str, int] | None = None, *,
+                 listed: Iterable[str] = ()) -> None:
         """`counts`: per field, the number of documents its statistics count (the documents
-        that can have it: `index.TRANSLATION_FIELDS` are only some); default every one."""
+        that can have it: `index.TRANSLATION_FIELDS` are only some); default every one.
+        `listed`: fields whose every term is held in memory (`lexicons`)."""
+        #: Per field of `listed`, every term it has: a term a query meets that is not there
+        #: is known missing without asking Whoosh (a hashed lookup in its term table, about
+        #: 4 % of a search). For small fields: the titles' take 17 ms and 0.4 MiB to list,
+        #: the bodies' would take 0.1 s and more (and queries miss there less).
+        self.lexicons: dict[str, frozenset[str]] = {
+            field: frozenset(t.decode("utf-8") if isinstance(t, bytes) else str(t)
+                             for t in reader.lexicon(field))
+            for field in listed}
         self.decoded: dict[tuple[str, str], tuple[int, array[int], array[float]]] = {}
         #: Per (field, term, boost) met: the decoded document numbers and their scores.
         self.scored: dict[tuple[str, str, float], tuple[array[int], array[float]]] = {}
@@ -99,7 +109,8 @@ def _postings(reader: Any, stats: FieldStats, field: str,
     indexed."""
     cached = stats.decoded.get((field, text))
     if cached is None:
-        if (field, text) not in reader:
+        lexicon = stats.lexicons.get(field)
+        if (text not in lexicon) if lexicon is not None else (field, text) not in reader:
             return None
         df = int(reader.doc_frequency(field, text))
         docnums, weights = array("l"), array("d")

@@ -63,6 +63,9 @@ log = logging.getLogger(__name__)
 
 _LIMITS = CONTRACT.limits
 _ORDER = CONTRACT.order
+#: The fields whose terms are listed in memory (`FieldStats.lexicons`): the titles' and the
+#: English names', a few thousand terms, where most lookups of unknown terms happen.
+_LISTED = ("title_w", "title_bg", "alias", "title_tr")
 #: A word as typed in either layout: Latin letters, or Hangul syllables and jamo.
 _LAYOUT_WORD = re.compile(r"[A-Za-z]+|[가-힣ㄱ-ㅎㅏ-ㅣ]+")
 
@@ -223,7 +226,8 @@ class SearchIndex:
             base = sum(1 for d in self._documents.values() if d.base)
             translated = sum(1 for d in self._documents.values() if d.translated)
             self._stats = FieldStats(reader, FIELDS, {
-                f: translated if f in TRANSLATION_FIELDS else base for f in FIELDS})
+                f: translated if f in TRANSLATION_FIELDS else base for f in FIELDS},
+                listed=_LISTED)
         #: Whether any document has a translation field: else they are not looked up at all.
         self.translations = translated > 0
         # Every indexed word as a target, for the last resort of a search that found nothing.
