@@ -131,7 +131,8 @@ var RulesEngine = (function (R, M) {
           field.lengths.push(storedLength(steps, lists[f].length));
           addPostings(field, lists[f], d);
         });
-        this.segments[d] = this.docs.base[d] ? [this.segment(this.docs.id[d], this.docs.title[d],
+        // Shown as its page's entry: a step's is its entry's (searcher._segments).
+        this.segments[d] = this.docs.base[d] ? [this.segment(this.docs.id[this.docs.page[d]], this.docs.title[d],
           this.docs.url[d], this.docs.lang[d], text)] : [];
       });
       this.texts = data.texts;
@@ -231,9 +232,11 @@ var RulesEngine = (function (R, M) {
       const an = this.an, least = this.c.typos.target_min_length, typos = this.c.typos;
       // A title that is a sentence (a FAQ question) holds ordinary words, never a target
       // (searcher._sentence).
-      const sentence = this.docs.title.map(function (title) {
+      const page = this.docs.page;
+      const sentence = this.docs.title.map(function (title, d) {
         const trimmed = title.trimEnd(), last = Array.from(trimmed).pop() || "";
-        return Array.from(title).length > typos.target_title_most ||
+        // A step's heading is a sentence too (documents.steps).
+        return page[d] !== d || Array.from(title).length > typos.target_title_most ||
           (last !== "" && typos.question_marks.indexOf(last) >= 0);
       });
       ["title_w", "alias", "body_w", "title_tr", "body_tr"].forEach((field) => {
@@ -315,7 +318,7 @@ var RulesEngine = (function (R, M) {
       if (!best.length || allowed.has(best[0])) return null;
       const inside = ranking.order.length ? (ranking.tiers.get(ranking.order[0]) || T.NONE) : null;
       const outside = this.tiers(plan).get(best[0]) || T.NONE;
-      return inside === null || (outside >= T.NAMES && outside > inside) ? best[0] : null;
+      return inside === null || (outside >= T.NAMES && outside > inside) ? this.docs.page[best[0]] : null;
     }
 
     /** What the query means to the index (loanwords aside). @param {string} text @param {boolean} correct
@@ -527,7 +530,17 @@ var RulesEngine = (function (R, M) {
         return (tier(b) - tier(a)) || (ga - gb) || (score(b) - score(a)) || (docs.order[a] - docs.order[b]);
       });
       return { terms: terms, bm25: bm25, tiers: tiers, features: features,
-        order: this.placeholdersBelowTargets(order, allowed) };
+        order: this.onePerPage(this.placeholdersBelowTargets(order, allowed)) };
+    }
+    /** `order` with each entry's page once: where the entry or one of its steps first ranks
+     * (searcher.SearchIndex._one_per_page). @param {number[]} order */
+    onePerPage(order) {
+      const page = this.docs.page, seen = new Set();
+      return order.filter(function (d) {
+        if (seen.has(page[d])) return false;
+        seen.add(page[d]);
+        return true;
+      });
     }
     /** Each "see X" document just below X when it ranked above it; X added if missing.
      * @param {number[]} order @param {Set<number> | null} allowed */
@@ -549,13 +562,13 @@ var RulesEngine = (function (R, M) {
      * URL, the entry's beside it as `entry`). @param {number} d @param {string} snippet
      * @param {Segment} [segment] @returns {EngineHit} */
     hit(d, snippet, segment) {
-      const docs = this.docs, game = this.index.games[docs.game[d]];
-      const other = segment && segment.shown !== docs.id[d] ? segment : null;
-      return { id: docs.id[d], title: other ? other.title : docs.title[d],
+      const docs = this.docs, game = this.index.games[docs.game[d]], page = docs.id[docs.page[d]];
+      const other = segment && segment.shown !== page ? segment : null;
+      return { id: page, title: other ? other.title : docs.title[d],
         url: other ? other.url : docs.url[d], game: game.id,
         game_name: game.name, game_short: game.short, where: docs.where[d],
         context: game.short + " · " + docs.where[d], snippet: snippet,
-        shown: other ? other.shown : docs.id[d], lang: other ? other.lang : docs.lang[d],
+        shown: other ? other.shown : page, lang: other ? other.lang : docs.lang[d],
         entry: other ? { title: docs.title[d], url: docs.url[d], lang: docs.lang[d],
           lang_name: this.index.language_names[docs.lang[d]] || docs.lang[d] } : null };
     }
@@ -754,7 +767,8 @@ var RulesEngine = (function (R, M) {
         order = order.filter(function (d) { return games[d] === firstGame; })
           .concat(order.filter(function (d) { return games[d] !== firstGame; }));
       }
-      return order.slice(0, limit);
+      // A step's page: its entry, as a title (documents.steps).
+      return order.slice(0, limit).map((d) => this.docs.page[d]);
     }
     /** A suggestion: a long title (a pasted FAQ question) cut at a space, with an ellipsis.
      * @param {number} d @returns {EngineHit} */

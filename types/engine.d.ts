@@ -67,6 +67,8 @@ interface ClientDocs {
   /** 1 when the entry's own title and text are in the entry's fields. */
   base: number[];
   lang: string[];
+  /** The docnum of the entry a result lands on: its own, or its entry's for a step. */
+  page: number[];
 }
 
 interface ClientTitles {

@@ -355,6 +355,16 @@ class Layout:
 
 
 @dataclass(frozen=True)
+class Steps:
+    """`documents.steps`: the numbered steps of a long procedure searched as documents of
+    their own, each landing on its anchor of the entry's page (#23)."""
+
+    #: An entry with at least this many anchored steps (the four phases, the setup appendix)
+    #: has its steps searched apart; fewer are read with the entry.
+    least: int = 3
+
+
+@dataclass(frozen=True)
 class Limits:
     """Default and largest numbers of results."""
 
@@ -391,6 +401,7 @@ class Contract:
     snippet: Snippet = Snippet()
     budget: Budget = Budget()
     layout: Layout = Layout()
+    steps: Steps = Steps()
     limits: Limits = Limits()
 
 
