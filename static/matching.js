@@ -295,8 +295,9 @@ var RulesMatching = (function (R) {
       this.r = an.c.rerank;
       const docs = index.docs, t = index.titles;
       // Accents folded on both sides (rank._prepare): `fatalite` is in a text saying fatalité.
-      // A step ships no full title (it matches no title, documents.steps): its heading's.
-      this.titleText = t.full.map((x, d) => an.foldText(docs.page[d] !== d ? an.compactTitle(docs.title[d]) : x));
+      // The title searched where it is not the entry's (a step's heading, a repeated
+      // passage title after its section's: documents.Document.title).
+      this.titleText = t.full.map((x, d) => an.foldText(has(t.searched, String(d)) ? t.searched[String(d)] : x));
       this.titleWords = t.words.map((ws) => ws.map((forms) => forms.map((f) => an.foldText(f))));
       this.titleForms = this.titleWords.map(function (ws) { return H.set(ws.flat()); });
       this.authority = docs.backlinks.map((b, d) => (1 + this.r.authority * Math.log1p(b)) * docs.weight[d]);

@@ -75,6 +75,8 @@ interface ClientTitles {
   parts: string[][];
   position: number[];
   full: string[];
+  /** Docnum → the title the re-rank reads where it is not `full` (a step's, a passage's). */
+  searched: Record<string, string>;
   alias: string[];
   alias_words: string[][];
   words: string[][][];

@@ -154,7 +154,7 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
         "games": [{"id": g.id, "name": g.name, "short": g.short} for g in corpus.games],
         "docs": {
             "id": [doc.id for doc in docs],
-            "title": [doc.title for doc in docs],
+            "title": [doc.shown_title for doc in docs],
             "url": [urls.entry(doc.page, doc.anchor or None) for doc in docs],
             #: The docnum of the entry a result lands on: the document's own, or its
             #: entry's for a step (`documents.steps`); the results list each once.
@@ -190,7 +190,12 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
             "alias": [analysis.alias_key(doc.english) if analysis.alias_terms(doc.english)
                       else "" for doc in docs],
             "alias_words": [analysis.alias_terms(doc.english) for doc in docs],
-            # The re-rank's title words: each content word of the title as its variants.
+            #: The title the re-rank reads where it is not `full`: a step's heading, a
+            #: passage's after the section it sits under (`Document.title`).
+            "searched": {str(n): analysis.compact_title(doc.title) for n, doc in enumerate(docs)
+                         if doc.title != doc.entry.title},
+            # The re-rank's title words: each content word of the (searched) title as its
+            # variants.
             "words": [[list(analysis.variants(w)) for w in analysis.words(doc.title)
                        if not w.isdigit() and not analysis.is_function_word(w)]
                       for doc in docs],

@@ -25,6 +25,7 @@ rest of the appendix; the results list each page once (`SearchIndex.ranking`).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
@@ -61,6 +62,10 @@ class Document:
     anchor: str = ""
     #: A step's heading (`8. 시작 카드를 뽑습니다.`): the document's title.
     heading: str = ""
+    #: The title of the section a passage sits under, searched with its title when the book
+    #: gives several passages that title (the learn-to-play's three "전략 조언", under 자원,
+    #: 교전 and 회피; Eldritch Horror's two "차원문 열림"): never shown.
+    context: str = ""
 
     @property
     def id(self) -> str:
@@ -73,10 +78,15 @@ class Document:
         return self.entry.id
 
     @property
-    def title(self) -> str:
-        """The title searched in the document's own fields: a step's heading, else the
-        entry's."""
+    def shown_title(self) -> str:
+        """The title a result shows: a step's heading, else the entry's."""
         return self.heading or self.entry.title
+
+    @property
+    def title(self) -> str:
+        """The title searched in the document's own fields: the shown title, after the
+        section's it sits under when the book repeats it (`context`)."""
+        return f"{self.context} {self.shown_title}" if self.context else self.shown_title
 
     @property
     def base(self) -> bool:
@@ -109,6 +119,7 @@ def segment(entry: Entry) -> str:
 def documents(corpus: Corpus) -> tuple[Document, ...]:
     """The corpus's documents in reading order."""
     found: list[Document] = []
+    shared = Counter((e.source, e.title) for e in corpus)
     for entry in corpus:
         if _is_paired_translation(corpus, entry):
             continue
@@ -123,6 +134,9 @@ def documents(corpus: Corpus) -> tuple[Document, ...]:
         asks = "\n".join(corpus.game(entry.game).answers.get(entry.id, ()))
         whole = Document(entry, corpus.english_name(entry) or "", text, weight,
                          tuple(o for o in others if o.lang != FOLDED), tuple(folded), asks)
+        if (entry.parent and source is not None and source.spec.id_prefix
+                and shared[entry.source, entry.title] > 1):
+            whole = replace(whole, context=corpus.entries[entry.parent].title)
         found.append(whole)
         found.extend(steps(whole))
     return tuple(found)
@@ -154,7 +168,7 @@ def steps(doc: Document) -> list[Document]:
                                                      maxsplit=1)[0]
         searched = "\n\n".join([text, *(e[number] for e in english if number in e)])
         found.append(replace(doc, english="", text=searched, translated=(), folded=(),
-                             asks="", anchor=numbered[number], heading=heading))
+                             asks="", anchor=numbered[number], heading=heading, context=""))
     return found
 
 

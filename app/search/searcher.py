@@ -219,7 +219,7 @@ class SearchIndex:
             # A step's heading is a sentence too: its words are no correction targets.
             long_titles = frozenset(n for n, doc_id in enumerate(self._ids)
                                     if self._documents[doc_id].anchor
-                                    or _sentence(self._documents[doc_id].title))
+                                    or _sentence(self._documents[doc_id].shown_title))
             self._hangul, self._english = _vocabularies(reader, long_titles)
             # The translation fields' statistics count the documents that have one.
             base = sum(1 for d in self._documents.values() if d.base)
@@ -432,7 +432,7 @@ class SearchIndex:
         hits = tuple(Hit(docs[doc_id].page, make_snippet(
             s.flat, pattern, flattened=True, folded=s.folded,
             opening=first.tiers.get(doc_id, Tier.NONE) >= Tier.NAMES
-            or analysis.compact_title(docs[doc_id].title) in named_by), s.shown,
+            or analysis.compact_title(docs[doc_id].shown_title) in named_by), s.shown,
             docs[doc_id].anchor, docs[doc_id].heading)
             for doc_id, s in zip(page, shown, strict=True))
         return dataclasses.replace(empty, total=len(ranked), hits=hits)
