@@ -74,6 +74,11 @@ var RulesEngine = (function (R, M) {
       this.c = index.contract;
       this.docs = index.docs;
       this.n = index.docs.id.length;
+      /** Per document, the docnum of the entry a result for it lands on (its own; its
+       * entry's for a step: `ClientDocs.page`). @type {number[]} */
+      this.page = index.docs.id.map(function (_, d) {
+        return has(index.docs.page, String(d)) ? index.docs.page[String(d)] : d;
+      });
       /** @type {Record<string, Field>} */
       this.fields = {};
       Object.keys(index.postings).forEach((f) => {
@@ -132,7 +137,7 @@ var RulesEngine = (function (R, M) {
           addPostings(field, lists[f], d);
         });
         // Shown as its page's entry: a step's is its entry's (searcher._segments).
-        this.segments[d] = this.docs.base[d] ? [this.segment(this.docs.id[this.docs.page[d]], this.docs.title[d],
+        this.segments[d] = this.docs.base[d] ? [this.segment(this.docs.id[this.page[d]], this.docs.title[d],
           this.docs.url[d], this.docs.lang[d], text)] : [];
       });
       this.texts = data.texts;
@@ -232,7 +237,7 @@ var RulesEngine = (function (R, M) {
       const an = this.an, least = this.c.typos.target_min_length, typos = this.c.typos;
       // A title that is a sentence (a FAQ question) holds ordinary words, never a target
       // (searcher._sentence).
-      const page = this.docs.page;
+      const page = this.page;
       const sentence = this.docs.title.map(function (title, d) {
         const trimmed = title.trimEnd(), last = Array.from(trimmed).pop() || "";
         // A step's heading is a sentence too (documents.steps).
@@ -318,7 +323,7 @@ var RulesEngine = (function (R, M) {
       if (!best.length || allowed.has(best[0])) return null;
       const inside = ranking.order.length ? (ranking.tiers.get(ranking.order[0]) || T.NONE) : null;
       const outside = this.tiers(plan).get(best[0]) || T.NONE;
-      return inside === null || (outside >= T.NAMES && outside > inside) ? this.docs.page[best[0]] : null;
+      return inside === null || (outside >= T.NAMES && outside > inside) ? this.page[best[0]] : null;
     }
 
     /** What the query means to the index (loanwords aside). @param {string} text @param {boolean} correct
@@ -535,7 +540,7 @@ var RulesEngine = (function (R, M) {
     /** `order` with each entry's page once: where the entry or one of its steps first ranks
      * (searcher.SearchIndex._one_per_page). @param {number[]} order */
     onePerPage(order) {
-      const page = this.docs.page, seen = new Set();
+      const page = this.page, seen = new Set();
       return order.filter(function (d) {
         if (seen.has(page[d])) return false;
         seen.add(page[d]);
@@ -562,7 +567,7 @@ var RulesEngine = (function (R, M) {
      * URL, the entry's beside it as `entry`). @param {number} d @param {string} snippet
      * @param {Segment} [segment] @returns {EngineHit} */
     hit(d, snippet, segment) {
-      const docs = this.docs, game = this.index.games[docs.game[d]], page = docs.id[docs.page[d]];
+      const docs = this.docs, game = this.index.games[docs.game[d]], page = docs.id[this.page[d]];
       const other = segment && segment.shown !== page ? segment : null;
       return { id: page, title: other ? other.title : docs.title[d],
         url: other ? other.url : docs.url[d], game: game.id,
@@ -768,7 +773,7 @@ var RulesEngine = (function (R, M) {
           .concat(order.filter(function (d) { return games[d] !== firstGame; }));
       }
       // A step's page: its entry, as a title (documents.steps).
-      return order.slice(0, limit).map((d) => this.docs.page[d]);
+      return order.slice(0, limit).map((d) => this.page[d]);
     }
     /** A suggestion: a long title (a pasted FAQ question) cut at a space, with an ellipsis.
      * @param {number} d @returns {EngineHit} */

@@ -67,8 +67,9 @@ interface ClientDocs {
   /** 1 when the entry's own title and text are in the entry's fields. */
   base: number[];
   lang: string[];
-  /** The docnum of the entry a result lands on: its own, or its entry's for a step. */
-  page: number[];
+  /** A step's docnum → the docnum of its entry, where a result for it lands (any other
+   * document lands on its own). */
+  page: Record<string, number>;
 }
 
 interface ClientTitles {

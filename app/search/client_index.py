@@ -156,9 +156,9 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
             "id": [doc.id for doc in docs],
             "title": [doc.shown_title for doc in docs],
             "url": [urls.entry(doc.page, doc.anchor or None) for doc in docs],
-            #: The docnum of the entry a result lands on: the document's own, or its
-            #: entry's for a step (`documents.steps`); the results list each once.
-            "page": [number[doc.page] for doc in docs],
+            #: A step's docnum → its entry's, where a result for it lands (any other
+            #: document lands on its own: `documents.steps`); the results list each once.
+            "page": {str(n): number[doc.page] for n, doc in enumerate(docs) if doc.anchor},
             "game": [games.index(doc.entry.game) for doc in docs],
             "where": [_where(corpus, doc) for doc in docs],
             "order": [doc.entry.order for doc in docs],
