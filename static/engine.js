@@ -507,7 +507,11 @@ var RulesEngine = (function (R, M) {
     ranking(plan, allowed, depth) {
       const c = this.c, T = c.tier, docs = this.docs;
       const terms = this.weightedTerms(plan), bm25 = this.score(terms, allowed);
-      const scores = new Map(bm25), tiers = this.tiers(plan);
+      const scores = new Map(bm25), tiers = this.tiers(plan), q = this.reranker.prepare(plan);
+      if (q.groups.length < c.steps.min_words) {
+        // A step answers a question on its own; a name or a few words are its entry's.
+        Array.from(scores.keys()).forEach((d) => { if (this.page[d] !== d) scores.delete(d); });
+      }
       if (allowed) Array.from(tiers.keys()).forEach(function (d) { if (!allowed.has(d)) tiers.delete(d); });
       let top = 1;
       if (scores.size) top = Math.max.apply(null, Array.from(scores.values()));
@@ -516,7 +520,6 @@ var RulesEngine = (function (R, M) {
       const score = (d) => /** @type {number} */ (scores.get(d));
       // Equal scores in reading order (the server's order too).
       const byScore = Array.from(scores.keys()).sort(function (a, b) { return score(b) - score(a) || a - b; });
-      const q = this.reranker.prepare(plan);
       /** @type {Map<number, Features>} */
       const features = new Map();
       const deep = depth === undefined ? c.budget.rerank : Math.min(depth, c.budget.rerank);

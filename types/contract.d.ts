@@ -110,6 +110,7 @@ interface ContractLayout {
 
 interface ContractSteps {
   least: number;
+  min_words: number;
 }
 
 interface ContractLimits {

@@ -212,6 +212,7 @@ class SearchIndex:
                         for doc in self._documents.values()}
         self._placeholders = frozenset(doc.id for doc in self._documents.values()
                                        if doc.entry.placeholder)
+        self._steps = frozenset(doc.id for doc in self._documents.values() if doc.anchor)
         with ix.reader() as reader:
             self._ids: tuple[str, ...] = tuple(
                 fields["id"] for _, fields in sorted(reader.iter_docs(), key=lambda d: d[0])
@@ -497,6 +498,11 @@ class SearchIndex:
         by_docnum = score_terms(reader, self._stats, terms, allowed)
         bm25 = {self._ids[docnum]: score for docnum, score in by_docnum.items()}
         scores = dict(bm25)
+        prepared = self._reranker.prepare(plan)
+        if len(prepared.groups) < CONTRACT.steps.min_words:
+            # A step answers a question on its own; a name or a few words are its entry's.
+            for doc_id in self._steps.intersection(scores):
+                del scores[doc_id]
         tiers = self.tiers(plan)
         if allowed is not None:
             tiers = {i: t for i, t in tiers.items() if self._docnums[i] in allowed}
@@ -505,7 +511,6 @@ class SearchIndex:
             scores.setdefault(entry_id, top * _ORDER.title_only)
         # Equal scores in reading order (the browser engine's order too).
         by_score = sorted(scores, key=lambda i: (-scores[i], self._docnums[i]))
-        prepared = self._reranker.prepare(plan)
         features: dict[str, Features] = {}
         depth = self.budget.rerank if depth is None else min(depth, self.budget.rerank)
         for entry_id in by_score[:depth]:
