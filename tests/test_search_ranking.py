@@ -193,6 +193,17 @@ def test_a_question_finds_the_entry_whose_one_sentence_holds_its_words(
     assert short.passage == 0.0
 
 
+def test_an_english_question_s_words_in_one_english_sentence_count_as_a_passage(
+        index: SearchIndex) -> None:
+    prepared = index._reranker.prepare(
+        index.plan("how many cards can other players commit to my skill test"))
+    # Skill_Test_2's English text: "Each other investigator at the same location … may commit
+    # one card … to this test": most of the question in one sentence; Skill_Tests spreads it.
+    one = index._reranker.features(prepared, "Skill_Test_2")
+    spread = index._reranker.features(prepared, "Skill_Tests")
+    assert one.passage > 0.8 > 0.4 > spread.passage
+
+
 def test_a_book_that_teaches_the_game_ranks_below_the_reference(tmp_path: Path) -> None:
     from tests.conftest import write_manifest
     rules = [{"id": "Resources", "title": "자원", "text": "자원은 카드를 플레이할 때 씁니다."}]
