@@ -541,7 +541,7 @@ var RulesEngine = (function (R, M) {
         order: this.onePerPage(this.placeholdersBelowTargets(order, allowed)) };
     }
     /** `order` with each entry's page once: where the entry or one of its steps first ranks
-     * (searcher.SearchIndex._one_per_page). @param {number[]} order */
+     * (searcher.SearchIndex.one_per_page). @param {number[]} order */
     onePerPage(order) {
       const page = this.page, seen = new Set();
       return order.filter(function (d) {

@@ -528,11 +528,11 @@ class SearchIndex:
             # Title-level matches in several games: the manifest's first game first.
             return (-tier, game if tier >= close else 0, -scores[entry_id], reading)
 
-        order = self._one_per_page(
+        order = self.one_per_page(
             self._placeholders_below_targets(sorted(scores, key=key), allowed))
         return Ranking(terms, bm25, tiers, features, order)
 
-    def _one_per_page(self, order: list[str]) -> list[str]:
+    def one_per_page(self, order: list[str]) -> list[str]:
         """`order` with each entry's page once: where the entry or one of its steps
         (`documents.steps`) first ranks, as that document."""
         docs, seen, out = self._documents, set(), []
