@@ -332,8 +332,9 @@ def test_a_card_a_worked_example_names_counts_less_than_the_rule_s_words(
         tmp_path: Path) -> None:
     from tests.conftest import write_rules_data
     rules = [
-        {"id": "Slots", "title": "슬롯", "text": "자산은 슬롯을 차지합니다. 손 슬롯은 2개입니다.\n\n"
-         "예시: 로랜드는 ‘신성한 거울’을 손 슬롯에 둡니다."},
+        {"id": "Slots", "title": "슬롯",
+         "text": "자산은 슬롯을 차지합니다. 손 슬롯은 2개입니다.\n\n"
+                 "예시: 로랜드는 ‘신성한 거울’을 손 슬롯에 둡니다."},
         {"id": "Blessed", "title": "축복받은 카드", "text": "신성한 카드는 축복받은 카드입니다."},
     ]
     corpus = load_corpus(write_rules_data(tmp_path / "data", rules))
@@ -359,8 +360,8 @@ def test_a_card_a_worked_example_names_counts_less_than_the_rule_s_words(
 
 
 @pytest.mark.parametrize(("verb", "expected"), [
-    ("맞다", "Attack_of_Opportunity"), ("죽다", "Defeat"), ("미치다", "Killed_Insane_Investigators"),
-    ("버리다", None), ("뽑다", None)])
+    ("맞다", "Attack_of_Opportunity"), ("죽다", "Defeat"),
+    ("미치다", "Killed_Insane_Investigators"), ("버리다", None), ("뽑다", None)])
 def test_a_verb_in_its_dictionary_form_is_its_stem_and_never_corrected(
         index: SearchIndex, verb: str, expected: str | None) -> None:
     # 맞다 was "corrected" to 찾다, 미치다 to 미친 and 버리다 to 버리: the 다 of the dictionary
