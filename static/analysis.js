@@ -232,6 +232,10 @@ var RulesAnalysis = (function () {
       for (const s of list) {
         if (form.length > s.length && form.slice(-s.length) === s) {
           const base = form.slice(0, -s.length);
+          // 다 after a final ㄴ is -ㄴ다 or a noun's end (analysis._ENDING_NOT_AFTER_FINAL).
+          const last = base.charAt(base.length - 1);
+          if (has(this.r.ending_not_after_final, s) && isSyllable(last) &&
+              (last.charCodeAt(0) - BASE) % PER_MEDIAL === this.r.ending_not_after_final[s]) continue;
           if (base.length >= st.short_ending_stem || s.length > 1 || has(this.particles, s) ||
               has(this.shortStemEndings, s)) out.push(base);
         }

@@ -309,7 +309,9 @@ var RulesEngine = (function (R, M) {
       plan.words.forEach((w) => {
         if (w.known || this.an.isFunctionWord(w.text) || left <= 0) return;
         left -= 1;
-        const vocab = w.hangul ? this.wideHangul : this.wideEnglish;
+        // A short Hangul word falls back to the rules' words only (typos.wide_fallback_min).
+        const vocab = !w.hangul ? this.wideEnglish :
+          w.stem.length < this.c.typos.wide_fallback_min ? this.hangul : this.wideHangul;
         const near = vocab.corrections(w.hangul ? w.stem : w.variants[0], 1);
         if (near.length) found.push([w.text, near[0].term]);
       });

@@ -302,6 +302,9 @@ var RulesMatching = (function (R) {
       this.titleForms = this.titleWords.map(function (ws) { return H.set(ws.flat()); });
       this.authority = docs.backlinks.map((b, d) => (1 + this.r.authority * Math.log1p(b)) * docs.weight[d]);
       this.sentenceEnd = new RegExp(index.rules.sentence_end);
+      // A worked example's paragraph start, and the names it quotes (rank._sentences).
+      this.example = index.rules.example ? new RegExp(index.rules.example) : null;
+      this.exampleName = new RegExp(index.rules.example_name, "g");
       /** @type {string[]} */
       this.text = [];
       /** @type {string[]} */
@@ -310,30 +313,61 @@ var RulesMatching = (function (R) {
       this.starts = [];
       /** @type {number[][]} */
       this.latinStarts = [];
+      /** The texts without the names worked examples quote (the same when there are none).
+       * @type {string[]} */
+      this.main = [];
+      /** @type {string[]} */
+      this.mainLatin = [];
     }
     /** Document `d`'s text for the features: one line per sentence (proximity stops at a line
      * break; passage counts per line), Hangul and Latin apart, and where each line starts.
      * @param {Analysis} an @param {number} d @param {string} text
      * @param {string[]} [translations] each added translation's title and text */
     addText(an, d, text, translations) {
-      const sentences = an.foldText(text).split(this.sentenceEnd).map(function (s) { return an.words(s); });
+      const folded = an.foldText(text);
+      const sentences = folded.split(this.sentenceEnd).map(function (s) { return an.words(s); });
+      // The same with the names worked examples quote taken out, if there are any.
+      /** @type {string[][] | null} */
+      let unnamed = null;
+      if (this.example) {
+        let named = false;
+        const kept = folded.split("\n").map((p) => {
+          if (!this.example || !this.example.test(p)) return p;
+          const out = p.replace(this.exampleName, "");
+          named = named || out !== p;
+          return out;
+        });
+        if (named) unnamed = kept.join("\n").split(this.sentenceEnd).map(function (s) { return an.words(s); });
+      }
       // The translations' sentences after the entry's own, without their numbers (numbers
       // are in every language, and a Korean query's only words that are not Hangul).
+      /** @type {string[][]} */
+      const translated = [];
       (translations || []).forEach((t) => {
         an.foldText(t).split(this.sentenceEnd).forEach(function (s) {
-          sentences.push(an.words(s).filter(function (w) { return !/^[0-9]+$/.test(w); }));
+          translated.push(an.words(s).filter(function (w) { return !/^[0-9]+$/.test(w); }));
         });
       });
-      const lines = [this.titleText[d]].concat(sentences.map(function (ws) {
-        return ws.filter(function (w) { return !isLatin(w); }).join("");
-      })).filter(Boolean);
-      const latin = [this.titleText[d]].concat(sentences.map(function (ws) {
-        return ws.filter(isLatin).join("");
-      }));
+      const title = this.titleText[d];
+      /** @param {string[][]} all */
+      const hangul = function (all) {
+        return [title].concat(all.map(function (ws) {
+          return ws.filter(function (w) { return !isLatin(w); }).join("");
+        })).filter(Boolean);
+      };
+      /** @param {string[][]} all */
+      const latin = function (all) {
+        return [title].concat(all.map(function (ws) { return ws.filter(isLatin).join(""); }));
+      };
+      const all = sentences.concat(translated);
+      const lines = hangul(all);
+      const latinLines = latin(all);
       this.text[d] = lines.join("\n");
       this.starts[d] = lineStarts(lines);
-      this.latin[d] = latin.join("\n");
-      this.latinStarts[d] = lineStarts(latin);
+      this.latin[d] = latinLines.join("\n");
+      this.latinStarts[d] = lineStarts(latinLines);
+      this.main[d] = unnamed ? hangul(unnamed.concat(translated)).join("\n") : this.text[d];
+      this.mainLatin[d] = unnamed ? latin(unnamed.concat(translated)).join("\n") : this.latin[d];
     }
     /** The query's side of the features. @param {Plan} plan @returns {Prepared} */
     prepare(plan) {
@@ -406,11 +440,18 @@ var RulesMatching = (function (R) {
       const authority = this.authority[d];
       if (!q.groups.length) return { coordination: 1, proximity: 0, title_coverage: 0, authority: authority, passage: 0 };
       const text = this.text[d], latin = this.latin[d];
+      const main = this.main[d], mainLatin = this.mainLatin[d], examples = main !== text;
       const present = q.groups.map(function (g) {
         return g[0].some(function (f) { return (isLatin(f) ? latin : text).indexOf(f) >= 0; });
       });
       const found = q.groups.filter(function (g, i) { return present[i]; });
-      const weight = found.reduce(function (sum, g) { return sum + g[1]; }, 0);
+      // A word only a worked example's card name has counts less (rank.Reranker.features).
+      const share = this.r.example;
+      const weight = q.groups.reduce(function (sum, g, i) {
+        if (!present[i]) return sum;
+        const full = !examples || g[0].some(function (f) { return (isLatin(f) ? mainLatin : main).indexOf(f) >= 0; });
+        return sum + (full ? g[1] : g[1] * share);
+      }, 0);
       let proximity = 0;
       if (q.pairs.length) {
         proximity = q.pairs.filter((p, k) => present[q.pairAt[k]] && present[q.pairAt[k] + 1] &&

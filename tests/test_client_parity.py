@@ -115,7 +115,8 @@ def test_snippets_mark_the_query_like_the_server(client: TestClient,
 
 @pytest.mark.parametrize("query", ["퉁새콩격", "탐쌔공녁", "틈쉐곡격", "zkqtm", "조사쟈다아",
                                    "틈새공걱하면", "게임에서 빠지면",
-                                   "넣을 수 있나요 혼돈 토쿤", "싸우지 말고 피하는게 나음"])
+                                   "넣을 수 있나요 혼돈 토쿤", "싸우지 말고 피하는게 나음",
+                                   "맞다", "미치다", "버리다", "고걀시키"])
 def test_typos_get_the_same_totals_corrections_and_did_you_mean(
         client: TestClient, served: dict[str, Any], query: str) -> None:
     server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]
@@ -124,6 +125,14 @@ def test_typos_get_the_same_totals_corrections_and_did_you_mean(
     assert (browser["total"], browser["suggestion"]) == (found.total, found.suggestion)
     assert [tuple(pair) for pair in browser["corrections"]] == list(found.corrections)
     assert browser["ids"] == [hit.id for hit in found.hits]
+
+
+def test_a_short_real_word_is_not_corrected_into_another(served: dict[str, Any]) -> None:
+    # 파기 is in no text; 자기 (oneself), one jamo away, is a word of the texts but no rules
+    # term: the browser (which does not hear loanwords) once fell back to it.
+    browser = enginejs.run({**served, "queries": [{"q": "파기"}]})["results"][0]
+    assert browser["fallback"] == [] and browser["corrections"] == []
+    assert "자기" not in json.dumps(browser, ensure_ascii=False)
 
 
 def test_served_files_are_of_the_served_data(client: TestClient, served: dict[str, Any]) -> None:

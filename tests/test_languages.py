@@ -141,3 +141,15 @@ def test_a_language_s_search_files_are_built_with_the_data_version(client: TestC
 ])
 def test_a_title_finds_its_letter_in_its_language(lang: str, title: str, letter: str) -> None:
     assert load_languages(DATA, "languages.json")[lang].letter(title) == letter
+
+
+def test_a_language_s_example_words_are_declared_and_checked(tmp_path: Path) -> None:
+    from app.errors import DataError
+    found = load_languages(DATA, "languages.json")
+    assert found["ko"].examples == ("예시",) and found["en"].examples == ("Example",)
+    bad = {"languages": [{"lang": "ko", "name": "한국어", "letters": "ㄱㄴ", "examples": "예시"}]}
+    (tmp_path / "languages.json").write_text(json.dumps(bad, ensure_ascii=False),
+                                             encoding="utf-8")
+    with pytest.raises(DataError, match=r'^languages.json: languages\[0\] \(lang "ko"\): '
+                                        r'"examples" must be a list of non-empty strings$'):
+        load_languages(tmp_path, "languages.json")

@@ -316,8 +316,12 @@ def test_left_out_words_are_said_only_when_no_result_has_them(index: SearchIndex
     assert not index.search("교전중").dropped          # "교전 중인": the spaces differ
     assert not index.search("틈새 공격 뷁").partial
     # No entry has the one word: what is found only shares letters of it, and says so.
-    letters = index.search("떨어트리다")
-    assert letters.hits and letters.dropped == ("떨어트리다",) and letters.partial
+    letters = index.search("단서뭉치")
+    assert letters.hits and letters.dropped == ("단서뭉치",) and letters.partial
+    # A verb in its dictionary form is its stem (떨어트리), one jamo from a word of the texts
+    # (떨어뜨립니다): found through the fallback, which says so.
+    dropped = index.search("떨어트리다")
+    assert dropped.fallback == (("떨어트리다", "떨어뜨리"),) and not dropped.dropped
 
 
 def test_suggestions_use_the_search_analysis(index: SearchIndex, corpus: Corpus) -> None:
@@ -333,6 +337,59 @@ def test_title_hits_read_from_the_rules_opening(index: SearchIndex, corpus: Corp
     hit = index.search("틈새 공격").hits[0]
     assert hit.id == "Attack_of_Opportunity"
     assert not hit.snippet.startswith("…")
+
+
+def test_a_card_a_worked_example_names_counts_less_than_the_rule_s_words(
+        tmp_path: Path) -> None:
+    from tests.conftest import write_rules_data
+    rules = [
+        {"id": "Slots", "title": "슬롯",
+         "text": "자산은 슬롯을 차지합니다. 손 슬롯은 2개입니다.\n\n"
+                 "예시: 로랜드는 ‘신성한 거울’을 손 슬롯에 둡니다."},
+        {"id": "Blessed", "title": "축복받은 카드", "text": "신성한 카드는 축복받은 카드입니다."},
+    ]
+    corpus = load_corpus(write_rules_data(tmp_path / "data", rules))
+    index = SearchIndex.open_or_build(corpus, tmp_path / "index")
+    try:
+        reranker = index._reranker
+        # 신성한 and 거울 are in Slots only inside the card name its example quotes.
+        named = reranker.features(reranker.prepare(index.plan("신성한 거울")), "Slots")
+        assert named.coordination == pytest.approx(0.5)
+        # The example's other words are the rule's (로랜드, 슬롯): they count in full.
+        plain = reranker.features(reranker.prepare(index.plan("로랜드 슬롯")), "Slots")
+        assert plain.coordination == 1.0
+        # 신성한 outside a worked example (the Blessed rule says it) counts in full there.
+        said = reranker.features(reranker.prepare(index.plan("신성한 거울")), "Blessed")
+        assert said.coordination == pytest.approx(0.5)  # it has 신성한, not 거울
+        # Without the languages' example words, a name counts like any word.
+        from app.search.documents import documents
+        from app.search.rank import Reranker
+        bare = Reranker(documents(corpus))
+        assert bare.features(bare.prepare(index.plan("신성한 거울")), "Slots").coordination == 1.0
+    finally:
+        index.close()
+
+
+@pytest.mark.parametrize(("verb", "expected"), [
+    ("맞다", "Attack_of_Opportunity"), ("죽다", "Defeat"),
+    ("미치다", "Killed_Insane_Investigators"), ("버리다", None), ("뽑다", None)])
+def test_a_verb_in_its_dictionary_form_is_its_stem_and_never_corrected(
+        index: SearchIndex, verb: str, expected: str | None) -> None:
+    # 맞다 was "corrected" to 찾다, 미치다 to 미친 and 버리다 to 버리: the 다 of the dictionary
+    # form is an ending, and the related-words lines (공격 ~ 맞다) meet the stem.
+    found = index.search(verb)
+    assert not found.corrections and found.total
+    assert index.plan(verb).words[0].known
+    if expected is not None:
+        assert expected in [h.id for h in found.hits[:3]]
+
+
+def test_a_short_word_falls_back_only_to_a_word_of_the_rules(index: SearchIndex) -> None:
+    # 파기 (scrapping) is one jamo from 자기 (oneself), a word of the texts but no rules term:
+    # when nothing is found it is not "corrected" into it. A long word still falls back to
+    # any word of the texts.
+    assert index.nearest_words(index.plan("파기", correct=False)) == ()
+    assert index.nearest_words(index.plan("고걀시키", correct=False)) == (("고걀시키", "고갈시키"),)
 
 
 def test_a_page_is_the_full_ranking_s_first_places(index: SearchIndex) -> None:

@@ -41,6 +41,7 @@ interface ContractTypos {
   target_min_length: number;
   target_title_most: number;
   question_marks: string;
+  wide_fallback_min: number;
 }
 
 interface ContractTitles {
@@ -77,6 +78,7 @@ interface ContractRerank {
   passage: number;
   passage_min_words: number;
   short_word: number;
+  example: number;
 }
 
 interface ContractOrder {

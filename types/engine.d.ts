@@ -7,6 +7,8 @@
 interface Rules {
   particles: string[];
   short_stem_endings: string[];
+  /** Endings that are none after a syllable with this final consonant (its JONGSEONG index). */
+  ending_not_after_final: Record<string, number>;
   verb_endings: string[];
   suffixes: string[];
   light: string[];
@@ -34,6 +36,9 @@ interface Rules {
   spaces: string;
   list_mark: string;
   sentence_end: string;
+  /** A worked example's paragraph start ("" when no language declares one), and the names it quotes. */
+  example: string;
+  example_name: string;
   /** What each of Whoosh's 256 one-byte field lengths stands for, ascending. */
   length_steps: number[];
   postings_radix: number;

@@ -49,6 +49,9 @@ class Language:
     #: The jump bar of its indexes, in order.
     letters: str
     by: str = "letter"
+    #: The words a worked example's paragraph starts with in this language's texts (`예시:`,
+    #: `Example:`): the words of such a paragraph count less in search than the rule's own.
+    examples: tuple[str, ...] = ()
 
     def letter(self, title: str) -> str:
         """The jump-bar group of `title` (`OTHER` when it is none of the letters)."""
@@ -135,5 +138,10 @@ def load_languages(data_dir: Path, file: str) -> Mapping[str, Language]:
         letters = item["letters"]
         if len(set(letters)) != len(letters) or not all(c.isalpha() for c in letters):
             raise DataError(file, where, '"letters" must be distinct letters, in order')
-        found[lang] = Language(lang, item["name"], letters, by)
+        examples = item.get("examples", [])
+        if not isinstance(examples, list) or not all(
+                isinstance(e, str) and e.strip() for e in examples):
+            raise DataError(file, where, '"examples" must be a list of non-empty strings')
+        found[lang] = Language(lang, item["name"], letters, by,
+                               tuple(e.strip() for e in examples))
     return found

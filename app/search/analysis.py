@@ -111,11 +111,17 @@ _ENDINGS = (
     "으라는", "으라고", "으라는게", "으라는데", "라는게", "라는데", "으래요", "래요", "대요",
     "는대요", "던", "던데", "고싶", "고싶은데", "고싶어요", "고싶대요", "려고", "으려고",
     "는거에요", "는건가요", "을게요", "는다는데", "다는데",
+    # a verb as a dictionary writes it, as players name what happened (맞다, 죽다, 버리다)
+    "다",
 )
-# One-syllable endings that may leave a one-syllable stem (뽑게 → 뽑, 뽑았 → 뽑): no noun of
-# the rules ends in them (무게 and 가게 are not rules words), unlike 고 (참고), 기 (무기) or 지
-# (금지).
-_SHORT_STEM_ENDINGS = frozenset({"게", "았", "었"})
+# One-syllable endings that may leave a one-syllable stem (뽑게 → 뽑, 뽑았 → 뽑, 맞다 → 맞): no
+# noun of the rules ends in them (무게, 가게 and 바다 are not rules words), unlike 고 (참고), 기
+# (무기) or 지 (금지).
+_SHORT_STEM_ENDINGS = frozenset({"게", "았", "었", "다"})
+# Endings that are none after a syllable with this final consonant (index into
+# hangul.JONGSEONG): the dictionary form's 다 after ㄴ is the -ㄴ다 of `_JAMO_ENDINGS`, or the
+# end of a noun or loanword (판다, 어젠다, 프로파간다), never 판 + 다.
+_ENDING_NOT_AFTER_FINAL = {"다": 4}
 _PARTICLE_SET = frozenset(_PARTICLES)
 # Endings that make a word a verb form, never a noun with a particle: two syllables or more
 # (-는데, -거나, -으면, -하면), and -면. What `is_inflected` looks for.
@@ -322,6 +328,10 @@ def _stripped(form: str) -> Iterator[str]:
     for suffix in _BY_LAST.get(form[-1], ()):
         if len(form) > len(suffix) and form.endswith(suffix):
             base = form[: -len(suffix)]
+            not_after = _ENDING_NOT_AFTER_FINAL.get(suffix)
+            if (not_after is not None and is_syllable(base[-1])
+                    and (ord(base[-1]) - 0xAC00) % 28 == not_after):
+                continue
             # A one-syllable ending (해, 인, 기, 지, 면) on a two-syllable word is most often
             # the noun's own last syllable; a longer one (습니다, 으면) is an ending.
             if (len(base) >= _STEMS.short_ending_stem or len(suffix) > 1
@@ -471,6 +481,7 @@ def client_tables(*, unicode_tables: bool = True) -> dict[str, object]:
     return {
         "particles": list(_PARTICLES),
         "short_stem_endings": sorted(_SHORT_STEM_ENDINGS),
+        "ending_not_after_final": dict(_ENDING_NOT_AFTER_FINAL),
         "verb_endings": list(_VERB_ENDINGS),
         "suffixes": list(_SUFFIXES),
         "light": sorted(_LIGHT),

@@ -216,6 +216,9 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
             "spaces": SPACES.pattern,
             "list_mark": LIST_MARK.pattern,
             "sentence_end": rank.SENTENCE_END.pattern,
+            # A worked example's paragraph start ("" when no language declares one).
+            "example": rank.example_pattern(corpus),
+            "example_name": rank.EXAMPLE_NAME.pattern,
             "length_steps": LENGTH_STEPS,
             "postings_radix": _RADIX,
         },

@@ -204,6 +204,12 @@ class Typos:
     #: where a title stops reading as a name.
     target_title_most: int = 40
     question_marks: str = "?？"
+    #: When nothing is found, a Hangul word whose stem has fewer syllables than this falls
+    #: back only to a word of the rules' vocabulary (the correction targets), never to any
+    #: word of the texts: one jamo turns a short word into another real one (파기 → 자기, 사기
+    #: → 자기), and a real word is never "corrected" (#23). Longer words fall back to any word
+    #: of the texts (고걀시키 → 고갈시키).
+    wide_fallback_min: int = 3
 
 
 @dataclass(frozen=True)
@@ -293,6 +299,11 @@ class Rerank:
     #: What a content word whose stem is one syllable (`적`) counts for in coordination and
     #: passage, against 1 for any other: it is found almost everywhere.
     short_word: float = 0.5
+    #: What a content word found only in a name a worked example quotes (‘…’ in a paragraph
+    #: that starts with a language's example word, `예시:`: `languages.json`) counts for in
+    #: coordination, against 1 anywhere else: a card the example names must not outrank the
+    #: rule the example illustrates (#23). Hand-tuned on the tuning half.
+    example: float = 0.5
 
 
 @dataclass(frozen=True)

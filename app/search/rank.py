@@ -12,6 +12,9 @@
 * **passage** — the largest share of the query's content words that one sentence of the entry
   holds: a question's words together in one sentence (`같은 카드`, `덱`, `2장까지`, `포함`) point
   at the sentence that answers it, more than the same words spread over a long entry;
+* **examples** — a word found only in a name a worked example quotes (a paragraph opening
+  with `예시:`, a card in ‘…’) counts `example` of its weight in coordination: the card an
+  example names is not what the rule is about;
 * **authority** — entries other entries link to (glossary terms) are slightly preferred, and
   each source's entries count as much as the manifest's `search_weight` says: a book that
   teaches the game (the rulebooks) below the reference players look rules up in.
@@ -26,13 +29,15 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from app.corpus.models import Corpus
 from app.search import analysis
 from app.search.contract import CONTRACT
 from app.search.documents import Document, segment
 from app.search.query import Plan
 from app.search.scripts import fold_text
 
-__all__ = ["SENTENCE_END", "Features", "Partial", "Prepared", "Reranker"]
+__all__ = ["EXAMPLE_NAME", "SENTENCE_END", "Features", "Partial", "Prepared", "Reranker",
+           "example_pattern"]
 
 _R = CONTRACT.rerank
 
@@ -100,6 +105,10 @@ class _Doc:
     latin: str
     #: Where each line of `text` starts (the title is line 0).
     starts: tuple[int, ...]
+    #: `text` and `latin` without the names its worked examples quote: the same strings when
+    #: it has none.
+    main: str
+    main_latin: str
     title_text: str
     #: The title's content words, each as its variants.
     title_words: tuple[tuple[str, ...], ...]
@@ -137,8 +146,11 @@ class Prepared:
 class Reranker:
     """Per-entry data for the features, prepared once per index."""
 
-    def __init__(self, docs: Sequence[Document]) -> None:
-        self._docs = {doc.id: _prepare(doc) for doc in docs}
+    def __init__(self, docs: Sequence[Document], example: str = "") -> None:
+        """`example`: the pattern a worked example's paragraph starts with
+        (`example_pattern`), or "" when no language declares one."""
+        examples = re.compile(example) if example else None
+        self._docs = {doc.id: _prepare(doc, examples) for doc in docs}
 
     @staticmethod
     def prepare(plan: Plan) -> Prepared:
@@ -172,21 +184,16 @@ class Reranker:
         # generator per group and entry cost more than the tests themselves.
         has: list[bool] = []
         present_list: list[tuple[tuple[str, ...], float]] = []
+        found = 0.0
+        examples = doc.main is not text
         for (hangul, english), group in zip(query.split, query.groups, strict=True):
-            there = False
-            for form in hangul:
-                if form in text:
-                    there = True
-                    break
-            else:
-                for form in english:
-                    if form in latin:
-                        there = True
-                        break
+            there = _has(text, latin, hangul, english)
             has.append(there)
             if there:
                 present_list.append(group)
-        found = sum([weight for _, weight in present_list])
+                # A word only a worked example's card name has counts less (`Rerank.example`).
+                found += group[1] if not examples or _has(
+                    doc.main, doc.main_latin, hangul, english) else group[1] * _R.example
         coordination = found / query.total
         proximity = 0.0
         if query.pairs:
@@ -198,7 +205,9 @@ class Reranker:
             proximity = both / len(query.pairs)
         # One sentence holds at most every word the entry has (`_passage` sums a part of the
         # weights `found` sums, in the same order: never more).
-        passage = coordination if len(query.groups) >= _R.passage_min_words else 0.0
+        # (The example discount lowers coordination only: the bound is the undiscounted sum.)
+        passage = (sum([weight for _, weight in present_list]) / query.total
+                   if len(query.groups) >= _R.passage_min_words else 0.0)
         return Partial(entry_id, has, present_list, coordination,
                        _title_coverage(query, doc), doc.authority, proximity, passage)
 
@@ -225,7 +234,50 @@ class Reranker:
                         partial.authority, passage)
 
 
-def _prepare(doc: Document) -> _Doc:
+def _has(text: str, latin: str, hangul: tuple[str, ...], english: tuple[str, ...]) -> bool:
+    """Whether some Hangul form is in `text` or some Latin form in `latin`."""
+    for form in hangul:
+        if form in text:
+            return True
+    return any(form in latin for form in english)
+
+
+def example_pattern(corpus: Corpus) -> str:
+    """The pattern a worked example's paragraph starts with: one of the corpus's languages'
+    `examples` words, perhaps after an opening parenthesis, then a colon; "" when no language
+    declares one. The browser engine compiles the same source (`client_index`)."""
+    words = [w for language in corpus.languages.values() for w in language.examples]
+    if not words:
+        return ""
+    alternatives = "|".join(re.escape(w) for w in sorted(set(words), key=lambda w: (-len(w), w)))
+    return rf"^\s*\(?\s*(?:{alternatives})\s*:"
+
+
+#: A name in a worked example: the Korean texts quote card names in single quotes
+#: (‘위로의 선율’).
+EXAMPLE_NAME = re.compile(r"‘[^’\n]*’")
+
+
+def _sentences(text: str, examples: re.Pattern[str] | None,
+               ) -> tuple[list[list[str]], list[list[str]] | None]:
+    """The words of each sentence of `text` (folded); and the same with the names a worked
+    example quotes taken out (a paragraph that starts as `examples` says is an example to
+    its end), or None when `text` has none."""
+    sentences = [analysis.words(s) for s in SENTENCE_END.split(text)]
+    if examples is None:
+        return sentences, None
+    kept, named = [], False
+    for paragraph in text.split("\n"):
+        if examples.match(paragraph):
+            paragraph, taken = EXAMPLE_NAME.subn("", paragraph)
+            named = named or taken > 0
+        kept.append(paragraph)
+    if not named:
+        return sentences, None
+    return sentences, [analysis.words(s) for s in SENTENCE_END.split("\n".join(kept))]
+
+
+def _prepare(doc: Document, examples: re.Pattern[str] | None = None) -> _Doc:
     entry = doc.entry
     # Accents folded (`fold_text`) on both sides: `fatalite` is in a text that says fatalité.
     title_text = fold_text(analysis.compact_title(doc.title), remember=True)
@@ -233,21 +285,31 @@ def _prepare(doc: Document) -> _Doc:
         tuple(fold_text(f, remember=True) for f in analysis.variants(w))
         for w in analysis.words(doc.title)
         if not w.isdigit() and not analysis.is_function_word(w))
-    sentences = [analysis.words(s) for s in
-                 SENTENCE_END.split(fold_text(doc.searched.strip(), remember=True))]
+    sentences, unnamed = _sentences(fold_text(doc.searched.strip(), remember=True), examples)
     # The translations' sentences after the entry's own, without their numbers: numbers are
     # in every language, and a Korean query's only words that are not Hangul.
-    sentences += [[w for w in analysis.words(s) if not w.isdigit()]
-                  for t in doc.translated
-                  for s in SENTENCE_END.split(fold_text(segment(t), remember=True))]
+    translated = [[w for w in ws if not w.isdigit()] for t in doc.translated
+                  for ws in _sentences(fold_text(segment(t), remember=True), None)[0]]
+    sentences += translated
     lines = [title_text] + ["".join(w for w in ws if not _is_latin(w)) for ws in sentences]
     lines = [line for line in lines if line]
-    latin = [title_text] + ["".join(w for w in ws if _is_latin(w)) for ws in sentences]
+    text = "\n".join(lines)
+    latin_lines = [title_text] + ["".join(w for w in ws if _is_latin(w)) for ws in sentences]
+    latin = "\n".join(latin_lines)
+    main, main_latin = text, latin
+    if unnamed is not None:
+        unnamed += translated
+        main = "\n".join(filter(None, [title_text] + [
+            "".join(w for w in ws if not _is_latin(w)) for ws in unnamed]))
+        main_latin = "\n".join([title_text] + ["".join(w for w in ws if _is_latin(w))
+                                                 for ws in unnamed])
     return _Doc(
-        text="\n".join(lines),
-        latin="\n".join(latin),
+        text=text,
+        latin=latin,
         starts=_line_starts(lines),
-        latin_starts=_line_starts(latin),
+        latin_starts=_line_starts(latin_lines),
+        main=main,
+        main_latin=main_latin,
         title_text=title_text,
         title_words=title_words,
         title_forms=frozenset(f for forms in title_words for f in forms),

@@ -51,7 +51,7 @@ from app.search.index import (
 from app.search.layout import from_qwerty, to_qwerty
 from app.search.loanwords import LoanwordTable
 from app.search.query import Plan, clean, make_plan, weighted_terms
-from app.search.rank import Features, Partial, Prepared, Reranker
+from app.search.rank import Features, Partial, Prepared, Reranker, example_pattern
 from app.search.rewrite import Rewrite, Rewriter, game_name_keys, related_tables
 from app.search.scripts import fold, fold_text
 from app.search.snippet import flatten, make_snippet, present_terms, squash, term_pattern
@@ -180,7 +180,7 @@ class SearchIndex:
         # its own (with English), then each other translation's.
         self._segments: dict[str, tuple[_Segment, ...]] = {}
         self.titles = TitleTable(wholes)
-        self._reranker = Reranker(tuple(self._documents.values()))
+        self._reranker = Reranker(tuple(self._documents.values()), example_pattern(corpus))
         english = [d.english or (d.entry.title if d.entry.lang == "en" else "")
                    for d in wholes]
         english += [corpus.icons.label(token, "en") for token in corpus.icons.icons]
@@ -726,7 +726,9 @@ class SearchIndex:
             if left <= 0:
                 break
             left -= 1
-            vocab = self._wide_hangul if word.hangul else self._wide_english
+            # A short Hangul word falls back to the rules' words only (`wide_fallback_min`).
+            vocab = (self._wide_english if not word.hangul else self._hangul
+                     if len(word.stem) < CONTRACT.typos.wide_fallback_min else self._wide_hangul)
             near = vocab.corrections(word.stem if word.hangul else word.variants[0], limit=1)
             if near:
                 found.append((word.text, near[0].term))
