@@ -73,8 +73,11 @@ class ServerLogHandler(logging.StreamHandler):  # type: ignore[type-arg]
         self._lines: list[str] = []
         self._bytes = 0
         self._due: asyncio.TimerHandle | None = None
-        # Our formats print no thread or process names: the records need not collect them.
+        # Our formats print no thread or process names, nor the caller's file and line: the
+        # records need not collect them (the logging HOWTO's "Optimization"; the caller's
+        # frame was looked up for every access line).
         logging.logThreads = logging.logProcesses = logging.logMultiprocessing = False
+        logging._srcfile = None
 
     def emit(self, record: logging.LogRecord) -> None:
         try:

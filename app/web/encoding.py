@@ -7,19 +7,35 @@ cached copy a request gets is always the encoding it accepts.
 
 from __future__ import annotations
 
+import functools
+
 from starlette.datastructures import Headers
 from starlette.middleware.gzip import GZipMiddleware, GZipResponder, IdentityResponder
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["NegotiatedGZipMiddleware", "accepts_gzip"]
+__all__ = ["NegotiatedGZipMiddleware", "accepts_gzip", "gzip_accepted"]
 
 
 def accepts_gzip(headers: Headers) -> bool:
-    """Whether a client sending these headers accepts a gzipped answer: `gzip` (or `x-gzip`)
-    listed with a weight above 0, or `*` above 0 without gzip itself refused."""
-    value = headers.get("accept-encoding", "")
+    """Whether a client sending these headers accepts a gzipped answer (`gzip_accepted`)."""
+    return gzip_accepted(headers.get("accept-encoding", ""))
+
+
+#: Clients send a handful of `Accept-Encoding` values; each is parsed once (the memo holds at
+#: most this many, whatever a client sends).
+_MEMO = 256
+
+
+def gzip_accepted(value: str) -> bool:
+    """Whether a client sending this `Accept-Encoding` value accepts a gzipped answer: `gzip`
+    (or `x-gzip`) listed with a weight above 0, or `*` above 0 without gzip itself refused."""
     if "gzip" not in value and "*" not in value:
         return False  # the common answers, without parsing
+    return _gzip_weighed(value)
+
+
+@functools.lru_cache(maxsize=_MEMO)
+def _gzip_weighed(value: str) -> bool:
     weights: dict[str, float] = {}
     for item in value.split(","):
         coding, *params = (part.strip() for part in item.split(";"))
