@@ -10,7 +10,7 @@ got the same one.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 from urllib.parse import parse_qsl
 
 from starlette._utils import get_route_path
@@ -53,9 +53,11 @@ def known_collections(scope: Scope) -> frozenset[str]:
     return codes
 
 
-@dataclass(frozen=True)
-class PageKey:
-    """Everything a cacheable answer depends on, besides the data and code versions."""
+class PageKey(NamedTuple):
+    """Everything a cacheable answer depends on, besides the data and code versions.
+
+    A named tuple: made, hashed and compared in C, once or twice for every cached request
+    (its `repr`, which page ETags digest, is a dataclass's)."""
 
     base: str
     path: str
