@@ -65,7 +65,7 @@ from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 from uvicorn.protocols.utils import get_client_addr, get_path_with_query_string
 from uvicorn.server import ServerState
 
-from app.logs import Throttled
+from app.logs import Throttled, log_access
 from app.web import limits
 from app.web.known import Known
 from app.web.middleware import SECURITY_HEADERS
@@ -515,9 +515,9 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         keep_alive = (scope["http_version"] != "1.0" and self.parser.should_keep_alive()
                       and not self._draining)
         if self.access_log:
-            self.access_logger.info('%s - "%s %s HTTP/%s" %d', get_client_addr(scope),
-                                    scope["method"], get_path_with_query_string(scope),
-                                    scope["http_version"], answer.status)
+            log_access(self.access_logger, (get_client_addr(scope), scope["method"],
+                                            get_path_with_query_string(scope),
+                                            scope["http_version"], answer.status))
         head = b"".join((STATUS_LINE[answer.status],
                          _default_lines(self.server_state.default_headers), answer.lines,
                          b"" if keep_alive else b"connection: close\r\n", b"\r\n"))
