@@ -59,7 +59,9 @@ def test_access_lines_made_without_a_record_are_the_records_lines() -> None:
 
 def test_log_access_writes_through_the_servers_handler_or_the_usual_way() -> None:
     access = logging.getLogger("uvicorn.access")
-    saved = access.handlers[:], access.propagate, access.level
+    # An earlier test's `dictConfig` may have disabled it (as existing loggers not named).
+    saved = access.handlers[:], access.propagate, access.level, access.disabled
+    access.disabled = False
     args = ("127.0.0.1:5000", "GET", "/healthz", "1.1", 200)
     try:
         for formatter in (TextFormatter(TEXT_FORMAT), JsonFormatter()):
@@ -80,7 +82,7 @@ def test_log_access_writes_through_the_servers_handler_or_the_usual_way() -> Non
             log_access(access, args)
             assert stream.getvalue() == line  # below the level: nothing
     finally:
-        access.handlers, access.propagate = saved[0], saved[1]
+        access.handlers, access.propagate, access.disabled = saved[0], saved[1], saved[3]
         access.setLevel(saved[2])
 
 
