@@ -144,13 +144,14 @@ def test_rerank_depth_comes_from_the_budget(corpus: Corpus, index: SearchIndex,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     shallow = SearchIndex(corpus, index._ix, budget=Budget(rerank=5))
     scored: list[str] = []
-    original = Reranker.features
+    original = Reranker.partial
 
     def counting(self: Reranker, query: Any, entry_id: str) -> Any:
         scored.append(entry_id)
         return original(self, query, entry_id)
 
-    monkeypatch.setattr(Reranker, "features", counting)
+    # Every re-ranked candidate is measured at least in part (`Reranker.partial`).
+    monkeypatch.setattr(Reranker, "partial", counting)
     results = shallow.search("카드")
     assert len(scored) == 5
     assert results.total == index.search("카드").total

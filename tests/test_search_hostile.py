@@ -52,6 +52,21 @@ def test_clean_caps_and_strips() -> None:
     assert clean("틈새\u061c공격\u180e\u0378") == "틈새 공격  "
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=450))
+def test_clean_is_its_own_answer_once(text: str) -> None:
+    """A search cleans the typed text once and analyses that (`SearchIndex._search`): what
+    `clean` gives must be what it gives back."""
+    once = clean(text)
+    assert clean(once) == once
+
+
+@pytest.mark.parametrize("text", [*NASTY, "a\u0301", "e\x00\u0301", "\u1100\x00\u1161",
+                                  "가\u200b\u11a8", "x" * 199 + "\u0301", "가" * 199 + "\u11a8"])
+def test_clean_is_its_own_answer_on_the_nasty_strings(text: str) -> None:
+    assert clean(clean(text)) == clean(text)
+
+
 @pytest.mark.parametrize("limit", [-5, 0, 1, 10**9])
 @pytest.mark.parametrize("offset", [-5, 0, 10**9])
 def test_odd_paging(index: SearchIndex, limit: int, offset: int) -> None:

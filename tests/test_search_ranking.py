@@ -322,3 +322,21 @@ def test_title_hits_read_from_the_rules_opening(index: SearchIndex, corpus: Corp
     hit = index.search("틈새 공격").hits[0]
     assert hit.id == "Attack_of_Opportunity"
     assert not hit.snippet.startswith("…")
+
+
+def test_a_page_is_the_full_ranking_s_first_places(index: SearchIndex) -> None:
+    """A page leaves out the candidates that cannot reach it (`SearchIndex._best_only`), yet
+    shows what the full ranking's first places are, in its order, with the same total."""
+    skipped = 0
+    for query in load_queries():
+        plan = index.plan(index.rewrite(query.q).text)
+        if plan.empty:
+            continue
+        full = index.ranking(plan)
+        for places in (1, 10):
+            page = index.ranking(plan, prefix=places)
+            assert page.order[:places] == full.order[:places], (query.q, places)
+            assert sorted(page.order) == sorted(full.order)
+            assert {i: f for i, f in full.features.items() if i in page.features} == page.features
+            skipped += len(full.features) - len(page.features)
+    assert skipped > 1000  # the page is cheaper: most candidates are never measured in full

@@ -32,7 +32,7 @@ from app.search.documents import Document, segment
 from app.search.query import Plan
 from app.search.scripts import fold_text
 
-__all__ = ["SENTENCE_END", "Features", "Prepared", "Reranker"]
+__all__ = ["SENTENCE_END", "Features", "Partial", "Prepared", "Reranker"]
 
 _R = CONTRACT.rerank
 
@@ -50,11 +50,44 @@ class Features:
 
     @property
     def factor(self) -> float:
-        return (max(_R.coord_floor, self.coordination * self.coordination)
-                * (1 + _R.proximity * self.proximity)
-                * (1 + _R.title_coverage * self.title_coverage)
-                * (1 + _R.passage * self.passage * self.passage)
-                * self.authority)
+        return _factor(self.coordination, self.proximity, self.title_coverage, self.passage,
+                       self.authority)
+
+
+def _factor(coordination: float, proximity: float, title_coverage: float, passage: float,
+            authority: float) -> float:
+    """What BM25 is multiplied by. Every step rises with each argument, in floating point too
+    (IEEE rounding is monotonic), so arguments at their most give a factor at its most."""
+    return (max(_R.coord_floor, coordination * coordination)
+            * (1 + _R.proximity * proximity)
+            * (1 + _R.title_coverage * title_coverage)
+            * (1 + _R.passage * passage * passage)
+            * authority)
+
+
+@dataclass(slots=True)
+class Partial:
+    """An entry's features for a query without the two that cost the most (proximity and
+    passage), with the most those two could add: `most` is a factor no greater than the
+    entry's `Features.factor` can be. The ranking completes only the candidates whose `most`
+    could still put them on the page (`SearchIndex.ranking`)."""
+
+    entry_id: str
+    #: Per group of the query: whether the entry has one of its forms.
+    has: list[bool]
+    present: list[tuple[tuple[str, ...], float]]
+    coordination: float
+    title_coverage: float
+    authority: float
+    #: Proximity at its most: the share of word pairs whose two words the entry has.
+    proximity_most: float
+    #: Passage at its most: one sentence holding every content word the entry has.
+    passage_most: float
+
+    @property
+    def most(self) -> float:
+        return _factor(self.coordination, self.proximity_most, self.title_coverage,
+                       self.passage_most, self.authority)
 
 
 @dataclass(frozen=True)
@@ -125,10 +158,13 @@ class Reranker:
 
     def features(self, query: Prepared, entry_id: str) -> Features:
         """The entry's features for the prepared query."""
+        return self.complete(query, self.partial(query, entry_id))
+
+    def partial(self, query: Prepared, entry_id: str) -> Partial:
+        """The entry's features but proximity and passage, and the most those can be."""
         doc = self._docs[entry_id]
         if not query.groups:
-            return Features(1.0, 0.0, 0.0, doc.authority)
-        total = query.total
+            return Partial(entry_id, [], [], 1.0, 0.0, doc.authority, 0.0, 0.0)
         text, latin = doc.text, doc.latin
         # Plain loops: a query has a handful of groups of one to three forms, where a
         # generator per group and entry cost more than the tests themselves.
@@ -148,23 +184,43 @@ class Reranker:
             has.append(there)
             if there:
                 present_list.append(group)
-        present = tuple(present_list)
-        found = sum([weight for _, weight in present])
+        found = sum([weight for _, weight in present_list])
+        coordination = found / query.total
         proximity = 0.0
         if query.pairs:
             # Pair i is groups i and i + 1; a pair with a word the entry lacks is never near.
+            both = 0
+            for i in query.pair_at:
+                if has[i] and has[i + 1]:
+                    both += 1
+            proximity = both / len(query.pairs)
+        # One sentence holds at most every word the entry has (`_passage` sums a part of the
+        # weights `found` sums, in the same order: never more).
+        passage = coordination if len(query.groups) >= _R.passage_min_words else 0.0
+        return Partial(entry_id, has, present_list, coordination,
+                       _title_coverage(query, doc), doc.authority, proximity, passage)
+
+    def complete(self, query: Prepared, partial: Partial) -> Features:
+        """The features `partial` left out, measured."""
+        if not query.groups:
+            return Features(1.0, 0.0, 0.0, partial.authority)
+        doc = self._docs[partial.entry_id]
+        has, present = partial.has, partial.present
+        proximity = 0.0
+        if partial.proximity_most:
             near = 0
             for i, (a, b) in zip(query.pair_at, query.pairs, strict=True):
-                if has[i] and has[i + 1] and _near(latin if _is_latin(a[0]) else text, a, b):
+                if has[i] and has[i + 1] and _near(doc.latin if _is_latin(a[0]) else doc.text,
+                                                   a, b):
                     near += 1
             proximity = near / len(query.pairs)
         passage = 0.0
         if len(query.groups) >= _R.passage_min_words:
             # Only the words the entry has can share a sentence; one word shares it with none.
             passage = (_passage(present, doc) if len(present) > 1
-                       else max((w for _, w in present), default=0.0)) / total
-        return Features(found / total, proximity, _title_coverage(query, doc), doc.authority,
-                        passage)
+                       else max((w for _, w in present), default=0.0)) / query.total
+        return Features(partial.coordination, proximity, partial.title_coverage,
+                        partial.authority, passage)
 
 
 def _prepare(doc: Document) -> _Doc:
@@ -207,7 +263,7 @@ def _prepare(doc: Document) -> _Doc:
 SENTENCE_END = re.compile(r"\n+|(?<=[.?!。])\s+")
 
 
-def _passage(groups: tuple[tuple[tuple[str, ...], float], ...], doc: _Doc) -> float:
+def _passage(groups: Sequence[tuple[tuple[str, ...], float]], doc: _Doc) -> float:
     """The largest total weight of content-word groups found together in one Hangul line."""
     per_line: dict[int, float] = {}
     for forms, weight in groups:

@@ -25,6 +25,7 @@ itself is held in memory, so searchers open in microseconds and never touch the 
 from __future__ import annotations
 
 import dataclasses
+import heapq
 import logging
 import re
 import threading
@@ -50,7 +51,7 @@ from app.search.index import (
 from app.search.layout import from_qwerty, to_qwerty
 from app.search.loanwords import LoanwordTable
 from app.search.query import Plan, clean, make_plan, weighted_terms
-from app.search.rank import Features, Reranker
+from app.search.rank import Features, Partial, Prepared, Reranker
 from app.search.rewrite import Rewrite, Rewriter, game_name_keys, related_tables
 from app.search.scripts import fold, fold_text
 from app.search.snippet import flatten, make_snippet, present_terms, squash, term_pattern
@@ -62,6 +63,9 @@ log = logging.getLogger(__name__)
 
 _LIMITS = CONTRACT.limits
 _ORDER = CONTRACT.order
+#: The fields whose terms are listed in memory (`FieldStats.lexicons`): the titles' and the
+#: English names', a few thousand terms, where most lookups of unknown terms happen.
+_LISTED = ("title_w", "title_bg", "alias", "title_tr")
 #: A word as typed in either layout: Latin letters, or Hangul syllables and jamo.
 _LAYOUT_WORD = re.compile(r"[A-Za-z]+|[가-힣ㄱ-ㅎㅏ-ㅣ]+")
 
@@ -206,6 +210,11 @@ class SearchIndex:
                         for doc in self._documents.values()}
         self._placeholders = frozenset(doc.id for doc in self._documents.values()
                                        if doc.entry.placeholder)
+        #: Whether some "see X" entry is itself some other's X: then a page's ranking is made
+        #: in full (`_best_only` relies on there being none; today's data has none).
+        self._chained = any(
+            corpus.entries[i].links_to and corpus.entries[i].links_to[0] in self._placeholders
+            for i in self._placeholders)
         with ix.reader() as reader:
             self._ids: tuple[str, ...] = tuple(
                 fields["id"] for _, fields in sorted(reader.iter_docs(), key=lambda d: d[0])
@@ -217,7 +226,8 @@ class SearchIndex:
             base = sum(1 for d in self._documents.values() if d.base)
             translated = sum(1 for d in self._documents.values() if d.translated)
             self._stats = FieldStats(reader, FIELDS, {
-                f: translated if f in TRANSLATION_FIELDS else base for f in FIELDS})
+                f: translated if f in TRANSLATION_FIELDS else base for f in FIELDS},
+                listed=_LISTED)
         #: Whether any document has a translation field: else they are not looked up at all.
         self.translations = translated > 0
         # Every indexed word as a target, for the last resort of a search that found nothing.
@@ -364,8 +374,14 @@ class SearchIndex:
         typed = clean(query)
         meant = None if as_typed else self.layout(typed)
         text = meant or typed
-        rewrite = Rewrite(text) if as_typed else self.rewrite(text, game)
-        plan = self.plan(rewrite.text, correct=not as_typed, related=rewrite.related)
+        # `clean` gives what it is given back unchanged when that is its own answer: the text
+        # as typed is cleaned once. What the keyboard's layout or a synonym changed is cleaned
+        # again (it may be longer than `clean.max_query`).
+        rewrite = Rewrite(text) if as_typed else self._rewriter.rewrite(
+            typed if meant is None else clean(text), game, self.budget, self._knows)
+        plan = make_plan(typed if rewrite.text is typed else clean(rewrite.text), self._hangul,
+                         self._english, self.budget, correct=not as_typed,
+                         loanword=self._sounds_like, related=rewrite.related)
         # What the page tells the player about the query, whatever the results.
         # Quoted without the particle (‘크루’, not ‘크루를’), like the synonyms.
         loanwords = tuple((w.stem or w.text, w.english, self._officials.get(w.english, ""))
@@ -381,7 +397,9 @@ class SearchIndex:
         allowed = self.allowed(game, source)
         if plan.empty or ((game or source) and allowed is None):
             return empty
-        first = self.ranking(plan, allowed)
+        # A page needs only its own places certain, unless the whole list is reordered below.
+        prefix = offset + limit if named is None and demote is None else None
+        first = self.ranking(plan, allowed, prefix=prefix)
         ranked = first.order
         if allowed is not None:
             empty = dataclasses.replace(empty, elsewhere=self.elsewhere(plan, allowed, first))
@@ -396,7 +414,7 @@ class SearchIndex:
                 swap = dict(fallback)
                 near = self.plan(" ".join(swap.get(w, w) for w in analysis.words(plan.text)),
                                  correct=False)
-                found = self.ranking(near, allowed).order
+                found = self.ranking(near, allowed, prefix=prefix).order
                 if found:
                     plan, ranked, missing = near, found, ()
                     empty = dataclasses.replace(empty, fallback=fallback)
@@ -424,7 +442,9 @@ class SearchIndex:
         hits = tuple(Hit(entry_id, make_snippet(
             s.flat, pattern, flattened=True, folded=s.folded,
             opening=first.tiers.get(entry_id, Tier.NONE) >= Tier.NAMES
-            or analysis.compact_title(self.corpus.entries[entry_id].title) in named_by), s.shown)
+            or (bool(named_by)
+                and analysis.compact_title(self.corpus.entries[entry_id].title) in named_by)),
+            s.shown)
             for entry_id, s in zip(page, shown, strict=True))
         return dataclasses.replace(empty, total=len(ranked), hits=hits)
 
@@ -479,10 +499,17 @@ class SearchIndex:
         return self._filters.get((game, source)) if game or source else None
 
     def ranking(self, plan: Plan, allowed: frozenset[int] | None = None, *,
-                depth: int | None = None) -> Ranking:
+                depth: int | None = None, prefix: int | None = None) -> Ranking:
         """Every entry `plan` finds among the document numbers `allowed` (all: None), best
         first, with what each stage decided on the way. The best `depth` BM25 candidates
-        are re-ranked (the budget's `rerank` unless fewer are asked for)."""
+        are re-ranked (the budget's `rerank` unless fewer are asked for).
+
+        With `prefix`, only the first `prefix` entries of `order` are sure to be in their
+        places (all a page needs); the others follow in BM25 order. A candidate is then not
+        re-ranked in full when even the most its proximity and passage could give it
+        leaves it below `prefix` entries already scored (`_best_only`): the first `prefix`
+        are those of the full ranking, in its order, and `features` holds only the entries
+        measured in full."""
         reader = self._searcher().reader()
         terms = weighted_terms(plan, self.budget, translations=self.translations)
         by_docnum = score_terms(reader, self._stats, terms, allowed)
@@ -499,13 +526,19 @@ class SearchIndex:
         prepared = self._reranker.prepare(plan)
         features: dict[str, Features] = {}
         depth = self.budget.rerank if depth is None else min(depth, self.budget.rerank)
-        for entry_id in by_score[:depth]:
-            features[entry_id] = self._reranker.features(prepared, entry_id)
-            scores[entry_id] *= features[entry_id].factor
         for entry_id in by_score[depth:]:
             scores[entry_id] *= CONTRACT.rerank.coord_floor
-        for entry_id in self._placeholders.intersection(scores):
-            scores[entry_id] *= _ORDER.placeholder
+        placeholders = self._placeholders
+        if prefix is None or self._chained or prefix >= len(by_score):
+            for entry_id in by_score[:depth]:
+                features[entry_id] = self._reranker.features(prepared, entry_id)
+                scores[entry_id] *= features[entry_id].factor
+            for entry_id in placeholders.intersection(scores):
+                scores[entry_id] *= _ORDER.placeholder
+            below: list[str] = []
+        else:
+            below = self._best_only(prepared, by_score, depth, prefix, tiers, scores,
+                                    features)
         placed, none, close = self._placed, Tier.NONE, Tier.CLOSE
 
         def key(entry_id: str) -> tuple[int, int, float, int]:
@@ -514,8 +547,78 @@ class SearchIndex:
             # Title-level matches in several games: the manifest's first game first.
             return (-tier, game if tier >= close else 0, -scores[entry_id], reading)
 
-        order = self._placeholders_below_targets(sorted(scores, key=key), allowed)
+        if below:
+            out = set(below)
+            ordered = sorted((i for i in scores if i not in out), key=key) + below
+        else:
+            ordered = sorted(scores, key=key)
+        order = self._placeholders_below_targets(ordered, allowed)
         return Ranking(terms, bm25, tiers, features, order)
+
+    def _best_only(self, prepared: Prepared, by_score: list[str], depth: int, prefix: int,
+                   tiers: dict[str, Tier], scores: dict[str, float],
+                   features: dict[str, Features]) -> list[str]:
+        """Re-rank the best `depth` of `by_score` as far as the first `prefix` places need:
+        multiply `scores` by each factor measured (into `features`), halve the placeholders'
+        and return, in BM25 order, the candidates sure to rank below the first `prefix`
+        places: those left out, and those scored below `prefix` others (the order need not
+        sort them).
+
+        Why the first `prefix` places are those of the full ranking: every entry of a title
+        tier sorts above every entry of none, so those are always measured. An entry of no
+        tier is left out only when `prefix` minus the tiered entries' count scores, already
+        final, are each above the most it could score (`Partial.most`, with the factor's
+        arithmetic: it can only be lower in full). It therefore ranks below `prefix` others
+        whatever its features, and moving "see X" entries (`_placeholders_below_targets`)
+        moves nothing into the first `prefix` places from below, as long as no "see X"
+        entry is itself some X (`_chained`)."""
+        reranker, none = self._reranker, Tier.NONE
+        placeholders, halved = self._placeholders, _ORDER.placeholder
+        need = prefix - sum(1 for i in scores if tiers.get(i, none) > none)
+        for entry_id in placeholders.intersection(by_score[depth:]):
+            scores[entry_id] *= halved
+        # The final scores of entries of no tier measured so far: the best `need` of them,
+        # as a min-heap.
+        best = heapq.nlargest(need, (scores[i] for i in by_score[depth:]
+                                     if tiers.get(i, none) == none)) if need > 0 else []
+        heapq.heapify(best)
+        waiting: list[tuple[float, int, Partial]] = []
+        for n, entry_id in enumerate(by_score[:depth]):
+            partial = reranker.partial(prepared, entry_id)
+            if tiers.get(entry_id, none) > none:
+                features[entry_id] = reranker.complete(prepared, partial)
+                scores[entry_id] *= features[entry_id].factor
+                if entry_id in placeholders:
+                    scores[entry_id] *= halved
+                continue
+            most = scores[entry_id] * partial.most
+            if entry_id in placeholders:
+                most *= halved
+            waiting.append((-most, n, partial))
+        waiting.sort()
+        skipped: set[str] = set()
+        for at, (most, _, partial) in enumerate(waiting):
+            if need <= 0 or (len(best) >= need and best[0] > -most):
+                skipped = {p.entry_id for _, _, p in waiting[at:]}
+                break
+            entry_id = partial.entry_id
+            features[entry_id] = reranker.complete(prepared, partial)
+            scores[entry_id] *= features[entry_id].factor
+            if entry_id in placeholders:
+                scores[entry_id] *= halved
+            if len(best) < need:
+                heapq.heappush(best, scores[entry_id])
+            else:
+                heapq.heappushpop(best, scores[entry_id])
+        if need <= 0:
+            return [i for i in by_score if tiers.get(i, none) == none]
+        if len(best) < need:
+            return [i for i in by_score if i in skipped]
+        # Below the `need`-th best final score of no tier is below the first `prefix` places
+        # too (a tie may be in them: it stays to be sorted).
+        least = best[0]
+        return [i for i in by_score if i in skipped
+                or (scores[i] < least and tiers.get(i, none) == none)]
 
     def tiers(self, plan: Plan) -> dict[str, Tier]:
         """Each entry's `Tier` for this query, from title matching alone (see `contract.Tier`)."""
@@ -572,7 +675,7 @@ class SearchIndex:
         """The best entry outside the filter, when it answers the query better than any
         inside: a title-level match of a higher tier, or anything when the filter finds
         nothing (`틈새 공격` searched in Eldritch Horror alone)."""
-        best = self.ranking(plan).order[:1]
+        best = self.ranking(plan, prefix=1).order[:1]
         if not best or self._docnums[best[0]] in allowed:
             return None
         inside = ranking.tiers.get(ranking.order[0], Tier.NONE) if ranking.order else None
@@ -654,7 +757,8 @@ class SearchIndex:
         plan = self.plan(rewrite.text, related=rewrite.related)
         if plan.empty or limit <= 0:
             return []
-        order = self.ranking(plan, depth=limit).order
+        order = self.ranking(plan, depth=limit,
+                             prefix=limit if rewrite.game is None else None).order
         if rewrite.game is not None:
             entries, named = self.corpus.entries, rewrite.game[1]
             order.sort(key=lambda entry_id: entries[entry_id].game != named)  # stable

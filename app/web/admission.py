@@ -17,6 +17,7 @@ files, health probes, the manifest) never wait.
 from __future__ import annotations
 
 import anyio
+import anyio.lowlevel
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.errors import AppError
@@ -116,6 +117,11 @@ class AdmissionMiddleware:
             answer.append(message)
 
         try:
+            # A lean handler run on the event loop (`app.web.lean`) runs to its end without
+            # yielding: first let every request that arrived with this one reach its gate, so
+            # the slots and the queue bound the work on the loop as they bound threads (a
+            # flood of uncached pages gets its 503s at once, not after every earlier render).
+            await anyio.lowlevel.checkpoint()
             await self.app(scope, receive, keep)
         finally:
             gate.leave()

@@ -29,14 +29,15 @@ from app.settings import Settings
 from app.urls import Urls
 from app.web.admission import PAGE_QUEUE, PAGE_SLOTS, AdmissionMiddleware, Gate
 from app.web.assets import Assets
-from app.web.background import at_low_priority
+from app.web.background import at_low_priority, lower_priority
 from app.web.built import BuiltAnswers, build_answers
 from app.web.cache import CacheMiddleware, ResponseCache
-from app.web.encoding import NegotiatedGZipMiddleware
+from app.web.encoding import GZIP_LEVEL, NegotiatedGZipMiddleware
 from app.web.errors import handle_error
 from app.web.front import FrontMiddleware
 from app.web.hosts import HostGuardMiddleware, ProxyHeadersMiddleware
 from app.web.known import Known
+from app.web.lean import LeanEndpoints, lean_chain
 from app.web.middleware import (
     RequestLimitsMiddleware,
     RootPathMiddleware,
@@ -74,6 +75,10 @@ class FrontedApp(FastAPI):
     """
 
     front: ASGIApp | None = None
+    #: The `lean` rows' handlers (`app.web.lean`), and the per-request middleware in front
+    #: of them (built on the first request, as Starlette builds its own stack).
+    lean: LeanEndpoints | None = None
+    _lean_chain: ASGIApp | None = None
     #: The chain's safety layers, outermost first, and its front layer (`known_answer`).
     admitting: tuple[Admitting, ...] = ()
     front_layer: FrontMiddleware | None = None
@@ -114,6 +119,16 @@ class FrontedApp(FastAPI):
                     await response(scope, receive, send)
             raise
 
+    async def miss(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """What the front layer did not answer: a `lean` row through the per-request
+        middleware to its handler (`app.web.lean`), anything else through the framework."""
+        if self.lean is not None and self.lean.answers(scope):
+            if self._lean_chain is None:
+                self._lean_chain = lean_chain(self.lean, self.user_middleware)
+            await self._lean_chain(scope, receive, send)
+            return
+        await self.framework(scope, receive, send)
+
     async def framework(self, scope: Scope, receive: Receive, send: Send) -> None:
         """FastAPI's own stack (its outer layers, our per-request middleware, the router)."""
         try:
@@ -126,7 +141,7 @@ class FrontedApp(FastAPI):
 
 def create_app(settings: Settings | None = None, library: Library | None = None, *,
                static_site: bool = False, build: bool = True,
-               settle: bool = False, front: bool = True) -> FrontedApp:
+               settle: bool = False, front: bool = True, lean: bool = True) -> FrontedApp:
     """Build the app over `library`, or over the data in `settings.data_dir`.
 
     Loading validates the data first: broken data raises `DataError` before anything serves.
@@ -137,7 +152,8 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
     is ready, and what is loaded then is kept out of the cyclic garbage collector's passes
     (`settle_heap`), and again after each reload. Without `front`, the front layer
     (`app.web.front`) answers nothing itself and every request goes through the framework: the
-    tests compare both.
+    tests compare both. Without `lean`, the route table's `lean` rows are called through
+    FastAPI's own machinery too (`app.web.lean`; the tests compare both).
     """
     settings = settings or Settings()
     assets = Assets(STATIC)
@@ -168,6 +184,11 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
             # the other workers serve meanwhile.
             at_low_priority(lambda: _settle(app))
         yield
+        if settle:
+            # The server stops (a reload replaces this worker, or SIGTERM) and its connections
+            # are closed by now. What is left, the interpreter freeing every object as it ends
+            # (about 0.2 s of CPU), must not take a core from the workers that serve.
+            lower_priority()
 
     def reload() -> None:
         if reload_library(app.state, settings.data_dir, settings.index_dir,
@@ -205,20 +226,25 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
     # probes: each with its security headers attached when it was made). These five run in
     # front of the framework (`FrontedApp.front`). For the rest, inside FastAPI: security
     # headers on everything, the cache (storing answers), admission control for the work,
-    # and compression closest to the handlers. The layers in front of the security headers
-    # attach them to their own errors (`errors.send_error`).
+    # and compression closest to the handlers. The table's `lean` rows go from the front
+    # layer through the same per-request middleware straight to their handlers, without
+    # FastAPI's own layers and request machinery (`FrontedApp.miss`,
+    # `app.web.lean`). The layers in front of the security headers attach them to their own
+    # errors (`errors.send_error`).
     # Static files come compressed already, or are not worth compressing (images).
     cache = ResponseCache(store=app.state.store, version=lambda: app.state.library.version,
                           built=lambda: app.state.library.built,
                           code_version=app.state.code_version,
                           base_url=settings.public_base_url,
                           shared_seconds=settings.shared_cache_seconds)
-    app.add_middleware(NegotiatedGZipMiddleware, minimum_size=500, compresslevel=6,
+    app.add_middleware(NegotiatedGZipMiddleware, minimum_size=500, compresslevel=GZIP_LEVEL,
                        exclude_content_types=("text/event-stream", "image/png", "image/x-icon"))
     app.add_middleware(AdmissionMiddleware, gate=app.state.gate, pages=app.state.page_gate)
     app.add_middleware(CacheMiddleware, cache=cache)
     app.add_middleware(SecurityHeadersMiddleware)
-    front_layer = FrontMiddleware(app.framework, table=RouteTable(ROUTES), cache=cache,
+    if lean:
+        app.lean = LeanEndpoints(ROUTES)
+    front_layer = FrontMiddleware(app.miss, table=RouteTable(ROUTES), cache=cache,
                                   assets=assets, ready=lambda: readiness(app.state.library),
                                   answering=front)
     chain: Admitting = HostGuardMiddleware(front_layer, allowed_hosts=settings.host_patterns())

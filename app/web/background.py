@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable
 from typing import TypeVar
 
-__all__ = ["NICENESS", "at_low_priority"]
+__all__ = ["NICENESS", "at_low_priority", "lower_priority"]
 
 T = TypeVar("T")
 
@@ -34,10 +34,7 @@ def at_low_priority(work: Callable[[], T]) -> T:
     error: list[BaseException] = []
 
     def run() -> None:
-        with contextlib.suppress(OSError, AttributeError):
-            tid = threading.get_native_id()
-            os.setpriority(os.PRIO_PROCESS, tid,
-                           os.getpriority(os.PRIO_PROCESS, tid) + NICENESS)
+        lower_priority()
         try:
             result.append(work())
         except BaseException as exc:  # re-raised in the caller
@@ -49,3 +46,11 @@ def at_low_priority(work: Callable[[], T]) -> T:
     if error:
         raise error[0]
     return result[0]
+
+
+def lower_priority() -> None:
+    """Lower the calling thread's CPU priority by `NICENESS`, for good (where the system
+    allows it)."""
+    with contextlib.suppress(OSError, AttributeError):
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, os.getpriority(os.PRIO_PROCESS, tid) + NICENESS)

@@ -8,12 +8,22 @@ cached copy a request gets is always the encoding it accepts.
 from __future__ import annotations
 
 import functools
+from typing import Any
 
+from isal import isal_zlib
 from starlette.datastructures import Headers
 from starlette.middleware.gzip import GZipMiddleware, GZipResponder, IdentityResponder
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["NegotiatedGZipMiddleware", "accepts_gzip", "gzip_accepted"]
+__all__ = ["GZIP_LEVEL", "NegotiatedGZipMiddleware", "accepts_gzip", "gzip_accepted"]
+
+#: The compression level of answers compressed per request (ISA-L's levels run 0-3; 2 is its
+#: default). Measured on 60 entry pages (9.6 KB on average), per page: zlib at level 6, which
+#: this replaced, 0.13-0.16 ms for 3,206 bytes; ISA-L level 2, 0.025 ms for 3,485 bytes (+9 %,
+#: the same number of TCP segments); level 3, 0.041 ms for 3,404. An uncached page spent more
+#: time in zlib than in its own view. Files and prebuilt answers, compressed once, keep zlib's
+#: level 9.
+GZIP_LEVEL = 2
 
 
 def accepts_gzip(headers: Headers) -> bool:
@@ -21,21 +31,19 @@ def accepts_gzip(headers: Headers) -> bool:
     return gzip_accepted(headers.get("accept-encoding", ""))
 
 
-#: Clients send a handful of `Accept-Encoding` values; each is parsed once (the memo holds at
-#: most this many, whatever a client sends).
-_MEMO = 256
-
-
 def gzip_accepted(value: str) -> bool:
     """Whether a client sending this `Accept-Encoding` value accepts a gzipped answer: `gzip`
     (or `x-gzip`) listed with a weight above 0, or `*` above 0 without gzip itself refused."""
     if "gzip" not in value and "*" not in value:
         return False  # the common answers, without parsing
-    return _gzip_weighed(value)
+    return _weighs_gzip(value)
 
 
-@functools.lru_cache(maxsize=_MEMO)
-def _gzip_weighed(value: str) -> bool:
+#: Browsers send one of a handful of values, and every request asks twice (the cache key and
+#: the compression): parsed once each (3 µs a time), in a bounded memo that an attacker's
+#: values only rotate through.
+@functools.lru_cache(maxsize=64)
+def _weighs_gzip(value: str) -> bool:
     weights: dict[str, float] = {}
     for item in value.split(","):
         coding, *params = (part.strip() for part in item.split(";"))
@@ -64,7 +72,7 @@ class NegotiatedGZipMiddleware(GZipMiddleware):
             return
         responder: ASGIApp
         if accepts_gzip(Headers(scope=scope)):
-            responder = GZipResponder(self.app, self.minimum_size,
+            responder = _IsalResponder(self.app, self.minimum_size,
                                       compresslevel=self.compresslevel,
                                       thread_minimum_size=self.thread_minimum_size,
                                       exclude_content_types=self.exclude_content_types)
@@ -75,6 +83,20 @@ class NegotiatedGZipMiddleware(GZipMiddleware):
             # when the handler said so already (static files): once is what is meant.
             send = _one_vary(send)
         await responder(scope, receive, send)
+
+
+class _IsalResponder(GZipResponder):
+    """Starlette's gzip responder with ISA-L's deflate (the same gzip stream format, streamed
+    the same way: `isal_zlib` is zlib's interface)."""
+
+    _isal: Any = None
+
+    @property
+    def compressor(self) -> Any:
+        if self._isal is None:
+            self._isal = isal_zlib.compressobj(self.compresslevel, isal_zlib.DEFLATED,
+                                               16 + isal_zlib.MAX_WBITS)
+        return self._isal
 
 
 def _one_vary(send: Send) -> Send:

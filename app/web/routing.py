@@ -50,6 +50,10 @@ class Route:
     #: Its cost is proven small (a file or a value in memory, a health probe): never queued.
     #: Every other route's uncached answers go through admission control too (page slots).
     light: bool = False
+    #: Called without FastAPI's request machinery (`app.web.lean`), its parameters read and
+    #: validated as FastAPI would: on the event loop (its handler is CPU-short Python), or in
+    #: the thread pool when it is also `expensive` (search work, bounded by admission control).
+    lean: bool = False
     #: The JSON answer's type (a view from `app.web.views`, or a list of one): declared in the
     #: OpenAPI schema. Every JSON route has one; HTML pages have none.
     model: Any = None
