@@ -74,6 +74,11 @@ var RulesEngine = (function (R, M) {
       this.c = index.contract;
       this.docs = index.docs;
       this.n = index.docs.id.length;
+      /** Per document, the docnum of the entry a result for it lands on (its own; its
+       * entry's for a step: `ClientDocs.page`). @type {number[]} */
+      this.page = index.docs.id.map(function (_, d) {
+        return has(index.docs.page, String(d)) ? index.docs.page[String(d)] : d;
+      });
       /** @type {Record<string, Field>} */
       this.fields = {};
       Object.keys(index.postings).forEach((f) => {
@@ -131,7 +136,8 @@ var RulesEngine = (function (R, M) {
           field.lengths.push(storedLength(steps, lists[f].length));
           addPostings(field, lists[f], d);
         });
-        this.segments[d] = this.docs.base[d] ? [this.segment(this.docs.id[d], this.docs.title[d],
+        // Shown as its page's entry: a step's is its entry's (searcher._segments).
+        this.segments[d] = this.docs.base[d] ? [this.segment(this.docs.id[this.page[d]], this.docs.title[d],
           this.docs.url[d], this.docs.lang[d], text)] : [];
       });
       this.texts = data.texts;
@@ -231,9 +237,11 @@ var RulesEngine = (function (R, M) {
       const an = this.an, least = this.c.typos.target_min_length, typos = this.c.typos;
       // A title that is a sentence (a FAQ question) holds ordinary words, never a target
       // (searcher._sentence).
-      const sentence = this.docs.title.map(function (title) {
+      const page = this.page;
+      const sentence = this.docs.title.map(function (title, d) {
         const trimmed = title.trimEnd(), last = Array.from(trimmed).pop() || "";
-        return Array.from(title).length > typos.target_title_most ||
+        // A step's heading is a sentence too (documents.steps).
+        return page[d] !== d || Array.from(title).length > typos.target_title_most ||
           (last !== "" && typos.question_marks.indexOf(last) >= 0);
       });
       ["title_w", "alias", "body_w", "title_tr", "body_tr"].forEach((field) => {
@@ -315,7 +323,7 @@ var RulesEngine = (function (R, M) {
       if (!best.length || allowed.has(best[0])) return null;
       const inside = ranking.order.length ? (ranking.tiers.get(ranking.order[0]) || T.NONE) : null;
       const outside = this.tiers(plan).get(best[0]) || T.NONE;
-      return inside === null || (outside >= T.NAMES && outside > inside) ? best[0] : null;
+      return inside === null || (outside >= T.NAMES && outside > inside) ? this.page[best[0]] : null;
     }
 
     /** What the query means to the index (loanwords aside). @param {string} text @param {boolean} correct
@@ -499,7 +507,11 @@ var RulesEngine = (function (R, M) {
     ranking(plan, allowed, depth) {
       const c = this.c, T = c.tier, docs = this.docs;
       const terms = this.weightedTerms(plan), bm25 = this.score(terms, allowed);
-      const scores = new Map(bm25), tiers = this.tiers(plan);
+      const scores = new Map(bm25), tiers = this.tiers(plan), q = this.reranker.prepare(plan);
+      if (q.groups.length < c.steps.min_words) {
+        // A step answers a question on its own; a name or a few words are its entry's.
+        Array.from(scores.keys()).forEach((d) => { if (this.page[d] !== d) scores.delete(d); });
+      }
       if (allowed) Array.from(tiers.keys()).forEach(function (d) { if (!allowed.has(d)) tiers.delete(d); });
       let top = 1;
       if (scores.size) top = Math.max.apply(null, Array.from(scores.values()));
@@ -508,7 +520,6 @@ var RulesEngine = (function (R, M) {
       const score = (d) => /** @type {number} */ (scores.get(d));
       // Equal scores in reading order (the server's order too).
       const byScore = Array.from(scores.keys()).sort(function (a, b) { return score(b) - score(a) || a - b; });
-      const q = this.reranker.prepare(plan);
       /** @type {Map<number, Features>} */
       const features = new Map();
       const deep = depth === undefined ? c.budget.rerank : Math.min(depth, c.budget.rerank);
@@ -527,7 +538,17 @@ var RulesEngine = (function (R, M) {
         return (tier(b) - tier(a)) || (ga - gb) || (score(b) - score(a)) || (docs.order[a] - docs.order[b]);
       });
       return { terms: terms, bm25: bm25, tiers: tiers, features: features,
-        order: this.placeholdersBelowTargets(order, allowed) };
+        order: this.onePerPage(this.placeholdersBelowTargets(order, allowed)) };
+    }
+    /** `order` with each entry's page once: where the entry or one of its steps first ranks
+     * (searcher.SearchIndex.one_per_page). @param {number[]} order */
+    onePerPage(order) {
+      const page = this.page, seen = new Set();
+      return order.filter(function (d) {
+        if (seen.has(page[d])) return false;
+        seen.add(page[d]);
+        return true;
+      });
     }
     /** Each "see X" document just below X when it ranked above it; X added if missing.
      * @param {number[]} order @param {Set<number> | null} allowed */
@@ -549,13 +570,13 @@ var RulesEngine = (function (R, M) {
      * URL, the entry's beside it as `entry`). @param {number} d @param {string} snippet
      * @param {Segment} [segment] @returns {EngineHit} */
     hit(d, snippet, segment) {
-      const docs = this.docs, game = this.index.games[docs.game[d]];
-      const other = segment && segment.shown !== docs.id[d] ? segment : null;
-      return { id: docs.id[d], title: other ? other.title : docs.title[d],
+      const docs = this.docs, game = this.index.games[docs.game[d]], page = docs.id[this.page[d]];
+      const other = segment && segment.shown !== page ? segment : null;
+      return { id: page, title: other ? other.title : docs.title[d],
         url: other ? other.url : docs.url[d], game: game.id,
         game_name: game.name, game_short: game.short, where: docs.where[d],
         context: game.short + " · " + docs.where[d], snippet: snippet,
-        shown: other ? other.shown : docs.id[d], lang: other ? other.lang : docs.lang[d],
+        shown: other ? other.shown : page, lang: other ? other.lang : docs.lang[d],
         entry: other ? { title: docs.title[d], url: docs.url[d], lang: docs.lang[d],
           lang_name: this.index.language_names[docs.lang[d]] || docs.lang[d] } : null };
     }
@@ -754,7 +775,8 @@ var RulesEngine = (function (R, M) {
         order = order.filter(function (d) { return games[d] === firstGame; })
           .concat(order.filter(function (d) { return games[d] !== firstGame; }));
       }
-      return order.slice(0, limit);
+      // A step's page: its entry, as a title (documents.steps).
+      return order.slice(0, limit).map((d) => this.page[d]);
     }
     /** A suggestion: a long title (a pasted FAQ question) cut at a space, with an ellipsis.
      * @param {number} d @returns {EngineHit} */

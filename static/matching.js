@@ -12,6 +12,15 @@ var RulesMatching = (function (R) {
   "use strict";
 
   const H = R.helpers, has = H.has, isHangul = H.isHangul, isLatin = H.isLatin;
+  /** Where each of `lines` starts once they are joined by line breaks.
+   * @param {string[]} lines @returns {number[]} */
+  function lineStarts(lines) {
+    /** @type {number[]} */
+    const starts = [];
+    let at = 0;
+    lines.forEach(function (line) { starts.push(at); at += line.length + 1; });
+    return starts;
+  }
   const unique = H.unique, shortest = H.shortest, dict = H.dict;
 
 
@@ -182,6 +191,8 @@ var RulesMatching = (function (R) {
       /** @param {Record<string, number[]>} map @param {string} key @param {number} d */
       function push(map, key, d) { (has(map, key) ? map[key] : (map[key] = [])).push(d); }
       this.parts.forEach((ps, d) => {
+        // A step has no title of its own to match (documents.steps): no parts, no full title.
+        if (titles.full[d] === "") return;
         push(this.full, titles.full[d], d);
         ps.concat(titles.alias[d] ? [titles.alias[d]] : []).forEach((p) => {
           push(this.exact, p, d);
@@ -284,7 +295,9 @@ var RulesMatching = (function (R) {
       this.r = an.c.rerank;
       const docs = index.docs, t = index.titles;
       // Accents folded on both sides (rank._prepare): `fatalite` is in a text saying fatalité.
-      this.titleText = t.full.map((x) => an.foldText(x));
+      // The title searched where it is not the entry's (a step's heading, a repeated
+      // passage title after its section's: documents.Document.title).
+      this.titleText = t.full.map((x, d) => an.foldText(has(t.searched, String(d)) ? t.searched[String(d)] : x));
       this.titleWords = t.words.map((ws) => ws.map((forms) => forms.map((f) => an.foldText(f))));
       this.titleForms = this.titleWords.map(function (ws) { return H.set(ws.flat()); });
       this.authority = docs.backlinks.map((b, d) => (1 + this.r.authority * Math.log1p(b)) * docs.weight[d]);
@@ -295,6 +308,8 @@ var RulesMatching = (function (R) {
       this.latin = [];
       /** @type {number[][]} */
       this.starts = [];
+      /** @type {number[][]} */
+      this.latinStarts = [];
     }
     /** Document `d`'s text for the features: one line per sentence (proximity stops at a line
      * break; passage counts per line), Hangul and Latin apart, and where each line starts.
@@ -312,15 +327,13 @@ var RulesMatching = (function (R) {
       const lines = [this.titleText[d]].concat(sentences.map(function (ws) {
         return ws.filter(function (w) { return !isLatin(w); }).join("");
       })).filter(Boolean);
-      /** @type {number[]} */
-      const starts = [];
-      let at = 0;
-      lines.forEach(function (line) { starts.push(at); at += line.length + 1; });
-      this.text[d] = lines.join("\n");
-      this.starts[d] = starts;
-      this.latin[d] = [this.titleText[d]].concat(sentences.map(function (ws) {
+      const latin = [this.titleText[d]].concat(sentences.map(function (ws) {
         return ws.filter(isLatin).join("");
-      })).join("\n");
+      }));
+      this.text[d] = lines.join("\n");
+      this.starts[d] = lineStarts(lines);
+      this.latin[d] = latin.join("\n");
+      this.latinStarts[d] = lineStarts(latin);
     }
     /** The query's side of the features. @param {Plan} plan @returns {Prepared} */
     prepare(plan) {
@@ -434,11 +447,12 @@ var RulesMatching = (function (R) {
     /** The largest weight of groups found together in one Hangul line.
      * @param {[string[], number][]} groups @param {number} d */
     passage(groups, d) {
-      const text = this.text[d], starts = this.starts[d];
+      const hangul = this.text[d], hangulStarts = this.starts[d];
+      const latin = this.latin[d], latinStarts = this.latinStarts[d];
       /** @type {Map<number, number>} */
       const perLine = new Map();
-      /** @param {number} at */
-      function lineOf(at) {
+      /** @param {number[]} starts @param {number} at */
+      function lineOf(starts, at) {
         let lo = 0, hi = starts.length;  // bisect_right(starts, at) - 1
         while (lo < hi) { const mid = (lo + hi) >> 1; if (starts[mid] <= at) lo = mid + 1; else hi = mid; }
         return lo - 1;
@@ -447,10 +461,12 @@ var RulesMatching = (function (R) {
         /** @type {Set<number>} */
         const lines = new Set();
         g[0].forEach(function (form) {
-          if (isLatin(form)) return;
+          // A Latin form is looked for in the English sentences, numbered after the Hangul ones.
+          const inLatin = isLatin(form), text = inLatin ? latin : hangul;
+          const starts = inLatin ? latinStarts : hangulStarts, offset = inLatin ? hangulStarts.length : 0;
           for (let at = text.indexOf(form); at !== -1;) {
-            const line = lineOf(at);  // a line counts once: skip to the next
-            lines.add(line);
+            const line = lineOf(starts, at);  // a line counts once: skip to the next
+            lines.add(offset + line);
             if (line + 1 >= starts.length) break;
             at = text.indexOf(form, starts[line + 1]);
           }

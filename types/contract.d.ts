@@ -108,6 +108,11 @@ interface ContractLayout {
   min_letters: number;
 }
 
+interface ContractSteps {
+  least: number;
+  min_words: number;
+}
+
 interface ContractLimits {
   search: number;
   suggest: number;
@@ -131,6 +136,7 @@ interface Contract {
   snippet: ContractSnippet;
   budget: ContractBudget;
   layout: ContractLayout;
+  steps: ContractSteps;
   limits: ContractLimits;
   tier: { NONE: number; STARTS: number; CLOSE: number; NAMES: number; WHOLE: number };
   title_rank: { EXACT: number; INITIALS_EXACT: number; START: number; PART_START: number; INSIDE: number; FUZZY: number };

@@ -67,12 +67,17 @@ interface ClientDocs {
   /** 1 when the entry's own title and text are in the entry's fields. */
   base: number[];
   lang: string[];
+  /** A step's docnum → the docnum of its entry, where a result for it lands (any other
+   * document lands on its own). */
+  page: Record<string, number>;
 }
 
 interface ClientTitles {
   parts: string[][];
   position: number[];
   full: string[];
+  /** Docnum → the title the re-rank reads where it is not `full` (a step's, a passage's). */
+  searched: Record<string, string>;
   alias: string[];
   alias_words: string[][];
   words: string[][][];

@@ -72,7 +72,7 @@ _TRAIT = re.compile(r"\[\[([^\[\]\n]{1,40})\]\]")
 # Private-use code points stand in for icon and trait tokens while markdown-it parses.
 _ICON_OPEN, _ICON_CLOSE, _TRAIT_OPEN, _TRAIT_CLOSE = "\ue000", "\ue001", "\ue002", "\ue003"
 # A step number at the start of a bold paragraph: `1.1`, `2.2.1`, or `3단계`.
-_STEP = re.compile(r"^\s*(\d+(?:\.\d+)+|\d+단계)")
+_STEP = re.compile(r"^\s*(\d+(?:\.\d+)+|\d+단계|\d+(?=\.\s))")
 # `<center>` is a block element, invalid inside <p>; it becomes a centred span.
 _OPEN_HTML = {"b": "<b>", "i": "<i>", "center": '<span class="center">'}
 _CLOSE_HTML = {"b": "</b>", "i": "</i>", "center": "</span>"}

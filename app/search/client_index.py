@@ -111,8 +111,11 @@ LENGTH_STEPS = [int(byte_to_length(b)) for b in range(256)]
 
 def _where(corpus: Corpus, doc: Document) -> str:
     """Where an entry sits: its parent's title, or its source's for a top-level entry (the
-    engine shows `game short name · where`, as `offline.titles` does)."""
+    engine shows `game short name · where`, as `offline.titles` does); a step's entry's
+    title for a step."""
     entry = doc.entry
+    if doc.anchor:
+        return entry.title
     source = corpus.source(entry.source)
     return (corpus.entries[entry.parent].title if entry.parent
             else (source.spec.title if source else ""))
@@ -121,6 +124,8 @@ def _where(corpus: Corpus, doc: Document) -> str:
 def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
     """The client index of `corpus` (see the module's docstring), JSON-ready."""
     docs = documents(corpus)
+    # What titles, names and game names are made of: whole entries, not their steps.
+    wholes = tuple(d for d in docs if not d.anchor)
     number = {doc.id: n for n, doc in enumerate(docs)}
     games = [g.id for g in corpus.games]
     postings: dict[str, dict[str, Counter[int]]] = {f: {} for f in SHIPPED}
@@ -141,16 +146,19 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
         targets = doc.entry.links_to
         if doc.entry.placeholder and targets and targets[0] in number:
             placeholders[str(number[doc.id])] = number[targets[0]]
-    titles = [analysis.title_parts(doc.entry.title) for doc in docs]
-    position = positions(docs)
+    titles = [[] if doc.anchor else analysis.title_parts(doc.entry.title) for doc in docs]
+    position = positions(wholes)
     return {
         "version": corpus.version,
         "analysis": ANALYSIS_VERSION,
         "games": [{"id": g.id, "name": g.name, "short": g.short} for g in corpus.games],
         "docs": {
             "id": [doc.id for doc in docs],
-            "title": [doc.entry.title for doc in docs],
-            "url": [urls.entry(doc.id) for doc in docs],
+            "title": [doc.shown_title for doc in docs],
+            "url": [urls.entry(doc.page, doc.anchor or None) for doc in docs],
+            #: A step's docnum → its entry's, where a result for it lands (any other
+            #: document lands on its own: `documents.steps`); the results list each once.
+            "page": {str(n): number[doc.page] for n, doc in enumerate(docs) if doc.anchor},
             "game": [games.index(doc.entry.game) for doc in docs],
             "where": [_where(corpus, doc) for doc in docs],
             "order": [doc.entry.order for doc in docs],
@@ -176,13 +184,19 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
         "titles": {
             "parts": titles,
             #: Each document's place among titles that match equally well.
-            "position": [position[doc.id] for doc in docs],
-            "full": [analysis.compact_title(doc.entry.title) for doc in docs],
+            "position": [position.get(doc.id, len(docs)) for doc in docs],
+            "full": ["" if doc.anchor else analysis.compact_title(doc.entry.title)
+                     for doc in docs],
             "alias": [analysis.alias_key(doc.english) if analysis.alias_terms(doc.english)
                       else "" for doc in docs],
             "alias_words": [analysis.alias_terms(doc.english) for doc in docs],
-            # The re-rank's title words: each content word of the title as its variants.
-            "words": [[list(analysis.variants(w)) for w in analysis.words(doc.entry.title)
+            #: The title the re-rank reads where it is not `full`: a step's heading, a
+            #: passage's after the section it sits under (`Document.title`).
+            "searched": {str(n): analysis.compact_title(doc.title) for n, doc in enumerate(docs)
+                         if doc.title != doc.entry.title},
+            # The re-rank's title words: each content word of the (searched) title as its
+            # variants.
+            "words": [[list(analysis.variants(w)) for w in analysis.words(doc.title)
                        if not w.isdigit() and not analysis.is_function_word(w)]
                       for doc in docs],
         },
@@ -192,8 +206,8 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
                      for field, table in postings.items()},
         "synonyms": {g.id: {k: list(v) for k, v in g.synonyms.items()} for g in corpus.games},
         "related": {game: {k: list(v) for k, v in table.items()}
-                    for game, table in related_tables(corpus, docs).items()},
-        "game_names": {k: list(v) for k, v in game_name_keys(corpus, docs).items()},
+                    for game, table in related_tables(corpus, wholes).items()},
+        "game_names": {k: list(v) for k, v in game_name_keys(corpus, wholes).items()},
         "rules": {
             **analysis.client_tables(),
             "choseong": CHOSEONG,

@@ -355,6 +355,22 @@ class Layout:
 
 
 @dataclass(frozen=True)
+class Steps:
+    """`documents.steps`: the numbered steps of a long procedure searched as documents of
+    their own, each landing on its anchor of the entry's page (#23)."""
+
+    #: An entry with at least this many anchored steps (the four phases, the setup appendix)
+    #: has its steps searched apart; fewer are read with the entry.
+    least: int = 3
+    #: A query with fewer content words is a name or a few words, which the entry answers,
+    #: not a question one step answers: steps are not candidates. Counted as the re-rank
+    #: counts them, after the players' words became the rules' (`탭된 카드` → 소진 상태, 카드:
+    #: three), hence one more than `Rerank.passage_min_words`. Set on the tuning half (3 let
+    #: a step outrank the glossary entry for a community word).
+    min_words: int = 4
+
+
+@dataclass(frozen=True)
 class Limits:
     """Default and largest numbers of results."""
 
@@ -391,6 +407,7 @@ class Contract:
     snippet: Snippet = Snippet()
     budget: Budget = Budget()
     layout: Layout = Layout()
+    steps: Steps = Steps()
     limits: Limits = Limits()
 
 

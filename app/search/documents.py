@@ -13,13 +13,24 @@ A translation's entry that pairs with an original (`en/Attack_of_Opportunity` wi
 
 An entry only a translation has is a document of its own: an English one in the entry's
 fields (as before), one of any other language in the translation fields only.
+
+A **step** of a long procedure (an entry with at least `Steps.least` numbered steps the page
+anchors, `Entry.anchors`: the phases' 1.1–4.6, the setup appendix's 1–13) is also a document
+of its own, after its entry's: its heading is its title, its text is the step's, and a result
+for it lands on the entry's page at the step's anchor (`Document.page`, `Document.anchor`). A
+step that answers a question alone then ranks as the short passage it is, not diluted by the
+rest of the appendix; the results list each page once (`SearchIndex.ranking`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 
 from app.corpus.models import Corpus, Entry
+from app.search.contract import CONTRACT
 
 #: The language whose translation is folded into the original's own fields: the names of the
 #: game's community (`Corpus.english_name`).
@@ -47,10 +58,35 @@ class Document:
     #: The questions the entry answers (the game's answers file), one a line: searched and
     #: re-ranked with the text, never quoted.
     asks: str = ""
+    #: A step's anchor on its entry's page (`step-8`), "" for a whole entry.
+    anchor: str = ""
+    #: A step's heading (`8. 시작 카드를 뽑습니다.`): the document's title.
+    heading: str = ""
+    #: The title of the section a passage sits under, searched with its title when the book
+    #: gives several passages that title (the learn-to-play's three "전략 조언", under 자원,
+    #: 교전 and 회피; Eldritch Horror's two "차원문 열림"): never shown.
+    context: str = ""
 
     @property
     def id(self) -> str:
+        """The document's key: its entry's id, with `#anchor` for a step."""
+        return f"{self.entry.id}#{self.anchor}" if self.anchor else self.entry.id
+
+    @property
+    def page(self) -> str:
+        """The id of the entry a result for this document lands on."""
         return self.entry.id
+
+    @property
+    def shown_title(self) -> str:
+        """The title a result shows: a step's heading, else the entry's."""
+        return self.heading or self.entry.title
+
+    @property
+    def title(self) -> str:
+        """The title searched in the document's own fields: the shown title, after the
+        section's it sits under when the book repeats it (`context`)."""
+        return f"{self.context} {self.shown_title}" if self.context else self.shown_title
 
     @property
     def base(self) -> bool:
@@ -83,6 +119,7 @@ def segment(entry: Entry) -> str:
 def documents(corpus: Corpus) -> tuple[Document, ...]:
     """The corpus's documents in reading order."""
     found: list[Document] = []
+    shared = Counter((e.source, e.title) for e in corpus)
     for entry in corpus:
         if _is_paired_translation(corpus, entry):
             continue
@@ -95,10 +132,71 @@ def documents(corpus: Corpus) -> tuple[Document, ...]:
         folded = [o for o in others if o.lang == FOLDED]
         text = "\n\n".join([entry.text, *(segment(o) for o in folded)]).strip()
         asks = "\n".join(corpus.game(entry.game).answers.get(entry.id, ()))
-        found.append(Document(entry, corpus.english_name(entry) or "", text, weight,
-                              tuple(o for o in others if o.lang != FOLDED), tuple(folded),
-                              asks))
+        whole = Document(entry, corpus.english_name(entry) or "", text, weight,
+                         tuple(o for o in others if o.lang != FOLDED), tuple(folded), asks)
+        if (entry.parent and source is not None and source.spec.id_prefix
+                and shared[entry.source, entry.title] > 1):
+            whole = replace(whole, context=corpus.entries[entry.parent].title)
+        found.append(whole)
+        found.extend(steps(whole))
     return tuple(found)
+
+
+#: A line that starts with a step number (`4.5 …`, `2.1조사 …`, `8. …`).
+_STEP_LINE = re.compile(r"^(\d+(?:\.\d+)*)(?!\d)")
+#: Where a step's heading ends: its first sentence.
+_HEADING_END = re.compile(r"(?<=[.?!])\s")
+
+
+def steps(doc: Document) -> list[Document]:
+    """The documents of `doc`'s numbered steps, in reading order, when its entry has at least
+    `Steps.least` of them (its page's step anchors): each from the line its number starts
+    to the next step's, with the English original's step of the same number after it (as a
+    whole entry's text has its English translation's)."""
+    entry = doc.entry
+    numbered = {number: anchor for number, anchor in entry.anchors.items()
+                if anchor.startswith("step-")}
+    if len(numbered) < CONTRACT.steps.least:
+        return []
+    english = [_split_steps(t.text, numbered) for t in doc.folded]
+    found: list[Document] = []
+    for number, text in _split_steps(entry.text, numbered).items():
+        # The first sentence after the number (whose own dot, in `8. 시작 …`, ends none).
+        first = text.split("\n", 1)[0]
+        dot = "." if first[len(number):].startswith(".") else ""
+        heading = number + dot + _HEADING_END.split(first[len(number) + len(dot):],
+                                                     maxsplit=1)[0]
+        searched = "\n\n".join([text, *(e[number] for e in english if number in e)])
+        found.append(replace(doc, english="", text=searched, translated=(), folded=(),
+                             asks="", anchor=numbered[number], heading=heading, context=""))
+    return found
+
+
+def _split_steps(text: str, numbers: Mapping[str, str]) -> dict[str, str]:
+    """Each of `numbers`' steps in `text`, in its order: from the line the number starts to
+    the next step's (the last to `_closing`)."""
+    lines = text.split("\n")
+    starts: list[tuple[int, str]] = []
+    for at, line in enumerate(lines):
+        match = _STEP_LINE.match(line)
+        if match and match[1] in numbers and all(n != match[1] for _, n in starts):
+            starts.append((at, match[1]))
+    ends = [at for at, _ in starts[1:]] + [_closing(lines)]
+    return {number: "\n".join(lines[at:end]).strip()
+            for (at, number), end in zip(starts, ends, strict=True)}
+
+
+def _closing(lines: list[str]) -> int:
+    """Where the last step ends: before a plain paragraph (not a list item, not numbered)
+    after a blank line, which closes the entry rather than the step (the setup appendix's
+    "준비 과정에서는…"); else at the end."""
+    last = max((n for n, line in enumerate(lines) if _STEP_LINE.match(line)), default=0)
+    for n in range(last + 1, len(lines) - 1):
+        after = lines[n + 1].lstrip()
+        if not lines[n].strip() and after and not after.startswith("- ") and not (
+                _STEP_LINE.match(after)):
+            return n
+    return len(lines)
 
 
 def _translated(corpus: Corpus, entry: Entry) -> bool:

@@ -98,12 +98,12 @@ def schema() -> Schema:
 def entry_fields(doc: Document) -> dict[str, str]:
     """The tokens stored for one document, per field, as space-separated strings."""
     entry = doc.entry
-    own = entry.title if doc.base else ""
+    own = doc.title if doc.base else ""
     aliases = analysis.alias_terms(doc.english)
     if aliases:
         aliases.append(analysis.alias_key(doc.english))
     return {
-        "id": entry.id,
+        "id": doc.id,
         "game": entry.game,
         "source": entry.source,
         "title_w": " ".join(title_tokens(own)),

@@ -108,6 +108,8 @@ class _Doc:
     #: Per title word: its forms as a set, and its stem when longer than one character
     #: (else ""): what `_title_coverage` tests against the query, made once per index.
     title_tests: tuple[tuple[frozenset[str], str], ...] = ()
+    #: Where each line of `latin` starts (the title is line 0).
+    latin_starts: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -226,10 +228,10 @@ class Reranker:
 def _prepare(doc: Document) -> _Doc:
     entry = doc.entry
     # Accents folded (`fold_text`) on both sides: `fatalite` is in a text that says fatalité.
-    title_text = fold_text(analysis.compact_title(entry.title), remember=True)
+    title_text = fold_text(analysis.compact_title(doc.title), remember=True)
     title_words = tuple(
         tuple(fold_text(f, remember=True) for f in analysis.variants(w))
-        for w in analysis.words(entry.title)
+        for w in analysis.words(doc.title)
         if not w.isdigit() and not analysis.is_function_word(w))
     sentences = [analysis.words(s) for s in
                  SENTENCE_END.split(fold_text(doc.searched.strip(), remember=True))]
@@ -240,18 +242,16 @@ def _prepare(doc: Document) -> _Doc:
                   for s in SENTENCE_END.split(fold_text(segment(t), remember=True))]
     lines = [title_text] + ["".join(w for w in ws if not _is_latin(w)) for ws in sentences]
     lines = [line for line in lines if line]
-    starts, at = [], 0
-    for line in lines:
-        starts.append(at)
-        at += len(line) + 1
+    latin = [title_text] + ["".join(w for w in ws if _is_latin(w)) for ws in sentences]
     return _Doc(
         text="\n".join(lines),
-        latin="\n".join([title_text] + ["".join(w for w in ws if _is_latin(w))
-                                          for ws in sentences]),
-        starts=tuple(starts),
+        latin="\n".join(latin),
+        starts=_line_starts(lines),
+        latin_starts=_line_starts(latin),
         title_text=title_text,
         title_words=title_words,
         title_forms=frozenset(f for forms in title_words for f in forms),
+        # A step counts as much as its entry: links to the entry are links to its steps.
         authority=(1 + _R.authority * math.log1p(len(entry.linked_from))) * doc.weight,
         title_tests=tuple((frozenset(forms), shortest if len(shortest) > 1 else "")
                           for forms, shortest in zip(
@@ -259,25 +259,39 @@ def _prepare(doc: Document) -> _Doc:
     )
 
 
+def _line_starts(lines: list[str]) -> tuple[int, ...]:
+    """Where each of `lines` starts once they are joined by line breaks."""
+    starts, at = [], 0
+    for line in lines:
+        starts.append(at)
+        at += len(line) + 1
+    return tuple(starts)
+
+
 #: Where a sentence ends: a line break, or sentence-final punctuation before a space.
 SENTENCE_END = re.compile(r"\n+|(?<=[.?!。])\s+")
 
 
 def _passage(groups: Sequence[tuple[tuple[str, ...], float]], doc: _Doc) -> float:
-    """The largest total weight of content-word groups found together in one Hangul line."""
+    """The largest total weight of content-word groups found together in one line: a
+    sentence of the Hangul text for Hangul forms, of the Latin text (the English original)
+    for Latin forms, so an English question's words in one English sentence count as a
+    Korean question's do."""
     per_line: dict[int, float] = {}
     for forms, weight in groups:
         lines: set[int] = set()
         for form in forms:
-            if _is_latin(form):
-                continue
-            at = doc.text.find(form)
+            # Latin lines are numbered after the Hangul ones: a sentence of either.
+            latin = _is_latin(form)
+            text, starts = (doc.latin, doc.latin_starts) if latin else (doc.text, doc.starts)
+            offset = len(doc.starts) if latin else 0
+            at = text.find(form)
             while at != -1:
-                line = bisect.bisect_right(doc.starts, at)  # the line after the one found
-                lines.add(line - 1)
-                if line >= len(doc.starts):
+                line = bisect.bisect_right(starts, at)  # the line after the one found
+                lines.add(offset + line - 1)
+                if line >= len(starts):
                     break
-                at = doc.text.find(form, doc.starts[line])  # a line counts once: skip to the next
+                at = text.find(form, starts[line])  # a line counts once: skip to the next
         for line in lines:
             per_line[line] = per_line.get(line, 0.0) + weight
     return max(per_line.values(), default=0.0)

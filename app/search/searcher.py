@@ -79,6 +79,10 @@ class Hit:
     id: str
     snippet: str
     shown: str = ""
+    #: Where on the entry's page the answer is: a step's anchor (`step-8`), or "".
+    anchor: str = ""
+    #: That step's heading (`8. 시작 카드를 뽑습니다.`), shown as the result's title.
+    heading: str = ""
 
     def __post_init__(self) -> None:
         if not self.shown:
@@ -169,17 +173,19 @@ class SearchIndex:
         self._attachments: tuple[Attachment, ...] = ()
         self._local = threading.local()
         self._documents = {doc.id: doc for doc in documents(corpus)}
+        # What titles, names and game names are made of: whole entries, not their steps.
+        wholes = tuple(d for d in self._documents.values() if not d.anchor)
         # Each document's texts as snippets cut them and as `present_terms` tests them, made
         # once, when it is first a result (most never are: start-up need not wait for them):
         # its own (with English), then each other translation's.
         self._segments: dict[str, tuple[_Segment, ...]] = {}
-        self.titles = TitleTable(tuple(self._documents.values()))
+        self.titles = TitleTable(wholes)
         self._reranker = Reranker(tuple(self._documents.values()))
         english = [d.english or (d.entry.title if d.entry.lang == "en" else "")
-                   for d in self._documents.values()]
+                   for d in wholes]
         english += [corpus.icons.label(token, "en") for token in corpus.icons.icons]
         officials = {LoanwordTable.phrase(d.english): d.entry.title
-                     for d in reversed(self._documents.values())
+                     for d in reversed(wholes)
                      if d.english and not d.entry.placeholder}
         # The English words the synonyms files list (devour, ammo) are names too: a Hangul
         # spelling of one that no line lists (디바우어) is matched by sound like the entries'
@@ -197,9 +203,9 @@ class SearchIndex:
         self._officials = officials
         self._loanwords = LoanwordTable(filter(None, english))
         #: The compact forms a query may name a game by (`엘드리치`, `아컴호러`, `엘호`).
-        self.game_names = game_name_keys(corpus, self._documents.values())
+        self.game_names = game_name_keys(corpus, wholes)
         self._rewriter = Rewriter({g.id: g.synonyms for g in corpus.games},
-                                  related_tables(corpus, self._documents.values()),
+                                  related_tables(corpus, wholes),
                                   self.game_names)
         self._game_rank: dict[str, int] = {}
         for source in corpus.sources:
@@ -210,6 +216,7 @@ class SearchIndex:
                         for doc in self._documents.values()}
         self._placeholders = frozenset(doc.id for doc in self._documents.values()
                                        if doc.entry.placeholder)
+        self._steps = frozenset(doc.id for doc in self._documents.values() if doc.anchor)
         #: Whether some "see X" entry is itself some other's X: then a page's ranking is made
         #: in full (`_best_only` relies on there being none; today's data has none).
         self._chained = any(
@@ -219,8 +226,10 @@ class SearchIndex:
             self._ids: tuple[str, ...] = tuple(
                 fields["id"] for _, fields in sorted(reader.iter_docs(), key=lambda d: d[0])
             )
-            long_titles = frozenset(n for n, entry_id in enumerate(self._ids)
-                                    if _sentence(corpus.entries[entry_id].title))
+            # A step's heading is a sentence too: its words are no correction targets.
+            long_titles = frozenset(n for n, doc_id in enumerate(self._ids)
+                                    if self._documents[doc_id].anchor
+                                    or _sentence(self._documents[doc_id].shown_title))
             self._hangul, self._english = _vocabularies(reader, long_titles)
             # The translation fields' statistics count the documents that have one.
             base = sum(1 for d in self._documents.values() if d.base)
@@ -242,7 +251,7 @@ class SearchIndex:
                                           for key in (None, entry.game))]
             for key in keys:
                 self._filters[key] = self._filters.get(key, frozenset()) | {
-                    self._docnums[entry.id]}
+                    self._docnums[doc.id]}
 
     @classmethod
     def open_or_build(cls, corpus: Corpus, index_dir: Path | None,
@@ -425,11 +434,11 @@ class SearchIndex:
         if missing:
             empty = dataclasses.replace(empty, dropped=missing,
                                         partial=len(missing) == len(content))
+        docs = self._documents
         if named is not None:
-            entries = self.corpus.entries
-            ranked.sort(key=lambda entry_id: entries[entry_id].game != named[1])  # stable
+            ranked.sort(key=lambda doc_id: docs[doc_id].entry.game != named[1])  # stable
         if demote is not None:
-            ranked.sort(key=demote)  # stable: each group keeps its order
+            ranked.sort(key=lambda doc_id: demote(docs[doc_id].page))  # stable: groups keep order
         page = ranked[offset : offset + limit]
         terms = list(analysis.unique(fold_text(t) for t in plan.highlight_terms()))
         shown = [self.segment(entry_id, terms, source) for entry_id in page]
@@ -439,13 +448,13 @@ class SearchIndex:
         # A title hit reads from the rule's opening; a body hit from the sentence it matched.
         # The official term a players' word stood for is a title hit too (AoO → 틈새 공격).
         named_by = {analysis.compact_title(official) for _, official in rewrite.synonyms}
-        hits = tuple(Hit(entry_id, make_snippet(
+        hits = tuple(Hit(docs[doc_id].page, make_snippet(
             s.flat, pattern, flattened=True, folded=s.folded,
-            opening=first.tiers.get(entry_id, Tier.NONE) >= Tier.NAMES
+            opening=first.tiers.get(doc_id, Tier.NONE) >= Tier.NAMES
             or (bool(named_by)
-                and analysis.compact_title(self.corpus.entries[entry_id].title) in named_by)),
-            s.shown)
-            for entry_id, s in zip(page, shown, strict=True))
+                and analysis.compact_title(docs[doc_id].shown_title) in named_by)),
+            s.shown, docs[doc_id].anchor, docs[doc_id].heading)
+            for doc_id, s in zip(page, shown, strict=True))
         return dataclasses.replace(empty, total=len(ranked), hits=hits)
 
     def _segments_of(self, entry_id: str) -> tuple[_Segment, ...]:
@@ -515,6 +524,15 @@ class SearchIndex:
         by_docnum = score_terms(reader, self._stats, terms, allowed)
         bm25 = {self._ids[docnum]: score for docnum, score in by_docnum.items()}
         scores = dict(bm25)
+        prepared = self._reranker.prepare(plan)
+        if len(prepared.groups) < CONTRACT.steps.min_words:
+            # A step answers a question on its own; a name or a few words are its entry's.
+            for doc_id in self._steps.intersection(scores):
+                del scores[doc_id]
+        elif prefix is not None:
+            # Each page is listed once (`one_per_page`): a step and its entry may both be in
+            # the first places, so as many more are made sure as there are steps.
+            prefix += len(self._steps.intersection(scores))
         tiers = self.tiers(plan)
         if allowed is not None:
             tiers = {i: t for i, t in tiers.items() if self._docnums[i] in allowed}
@@ -523,7 +541,6 @@ class SearchIndex:
             scores.setdefault(entry_id, top * _ORDER.title_only)
         # Equal scores in reading order (the browser engine's order too).
         by_score = sorted(scores, key=lambda i: (-scores[i], self._docnums[i]))
-        prepared = self._reranker.prepare(plan)
         features: dict[str, Features] = {}
         depth = self.budget.rerank if depth is None else min(depth, self.budget.rerank)
         for entry_id in by_score[depth:]:
@@ -552,8 +569,19 @@ class SearchIndex:
             ordered = sorted((i for i in scores if i not in out), key=key) + below
         else:
             ordered = sorted(scores, key=key)
-        order = self._placeholders_below_targets(ordered, allowed)
+        order = self.one_per_page(self._placeholders_below_targets(ordered, allowed))
         return Ranking(terms, bm25, tiers, features, order)
+
+    def one_per_page(self, order: list[str]) -> list[str]:
+        """`order` with each entry's page once: where the entry or one of its steps
+        (`documents.steps`) first ranks, as that document."""
+        docs, seen, out = self._documents, set(), []
+        for doc_id in order:
+            page = docs[doc_id].page
+            if page not in seen:
+                seen.add(page)
+                out.append(doc_id)
+        return out
 
     def _best_only(self, prepared: Prepared, by_score: list[str], depth: int, prefix: int,
                    tiers: dict[str, Tier], scores: dict[str, float],
@@ -681,7 +709,7 @@ class SearchIndex:
         inside = ranking.tiers.get(ranking.order[0], Tier.NONE) if ranking.order else None
         outside = self.tiers(plan).get(best[0], Tier.NONE)
         if inside is None or (outside >= Tier.NAMES and outside > inside):
-            return best[0]
+            return self._documents[best[0]].page
         return None
 
     def nearest_words(self, plan: Plan) -> tuple[tuple[str, str], ...]:
@@ -757,8 +785,9 @@ class SearchIndex:
         plan = self.plan(rewrite.text, related=rewrite.related)
         if plan.empty or limit <= 0:
             return []
-        order = self.ranking(plan, depth=limit,
-                             prefix=limit if rewrite.game is None else None).order
+        docs = self._documents
+        order = [docs[doc_id].page for doc_id in self.ranking(
+            plan, depth=limit, prefix=limit if rewrite.game is None else None).order]
         if rewrite.game is not None:
             entries, named = self.corpus.entries, rewrite.game[1]
             order.sort(key=lambda entry_id: entries[entry_id].game != named)  # stable
@@ -766,7 +795,7 @@ class SearchIndex:
 
 
 def _segments(doc: Document) -> tuple[_Segment, ...]:
-    own = [(doc.id, doc.entry.source, doc.text)] if doc.base else []
+    own = [(doc.page, doc.entry.source, doc.text)] if doc.base else []
     others = [(t.id, t.source, segment(t)) for t in doc.translated]
     out: list[_Segment] = []
     for shown, source, text in own + others:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from markupsafe import escape
+
 from app.corpus.collections import is_hidden
 from app.corpus.hangul import choseong, with_particle
 from app.corpus.lookup import named
@@ -19,6 +21,7 @@ from app.web.views import (
     ChooserPage,
     GameChoice,
     Notice,
+    PathStep,
     Scope,
     SearchHit,
     SearchPage,
@@ -81,9 +84,17 @@ def search_results(
         translation = ShownTranslation.of(
             shown, urls, lang=shown.lang, lang_name=corpus.language(shown.lang).name,
         ) if shown is not None else None
+        # A step of a long entry (`documents.steps`): its heading, at its anchor, the entry
+        # itself the last step of the path.
+        step = {"title": hit.heading, "title_html": str(escape(hit.heading)),
+                "url": urls.entry(entry.id, hit.anchor), "anchor": hit.anchor} if (
+            hit.anchor) else {}
+        path = path_of(corpus, entry)
+        if hit.anchor:
+            path.append(PathStep.model_construct(id=entry.id, title=entry.title))
         return SearchHit.of(
             entry, urls, source=entry.source, game=entry.game, snippet=hit.snippet,
-            path=path_of(corpus, entry), source_title=spec.spec.title,
+            path=path, source_title=spec.spec.title, **step,
             game_name=corpus.game(entry.game).name, game_short=corpus.game(entry.game).short,
             lang=entry.lang, not_owned=is_hidden(entry.collections, owned),
             translation=translation, snippet_lang=shown.lang if shown else entry.lang,

@@ -540,6 +540,9 @@ class SearchHit(EntryRef):
     snippet_lang: str = ""
     #: The entry's language by its own name (한국어), shown beside a translation's title.
     lang_name: str = ""
+    #: The anchor of the step of the entry that answers (`step-8`; its heading is the title
+    #: and `url` goes to it), or "" for the whole entry.
+    anchor: str = ""
 
 
 class Notice(View):
