@@ -11,6 +11,9 @@ from typing import IO, Any
 
 _ACCESS_FIELDS = ("client", "method", "path", "http_version", "status")
 _ACCESS = "uvicorn.access"
+#: uvicorn's access line, and our text format.
+ACCESS_MESSAGE = '%s - "%s %s HTTP/%s" %d'
+TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 #: Longest an access line waits in `ServerLogHandler`'s buffer before it is written, and the
 #: most the buffer holds before it is written at once.
 FLUSH_SECONDS = 0.2
@@ -55,6 +58,24 @@ class TextFormatter(logging.Formatter):
         msec = self.default_msec_format
         return msec % (self._second[1], record.msecs) if msec else self._second[1]
 
+    def access_line(self, created: float, message: str) -> str | None:
+        """The line `format` makes of an INFO record of `uvicorn.access` with this message,
+        logged at `created`, made without the record; None unless the format is ours."""
+        if self._fmt != TEXT_FORMAT or type(self).formatTime is not TextFormatter.formatTime:
+            return None
+        record = _Stamp(created)
+        return f"{self.formatTime(record)} INFO {_ACCESS}: {message}"  # type: ignore[arg-type]
+
+
+class _Stamp:
+    """What `TextFormatter.formatTime` reads of a record: when it was made (as `LogRecord`)."""
+
+    __slots__ = ("created", "msecs")
+
+    def __init__(self, created: float) -> None:
+        self.created = created
+        self.msecs = int((created - int(created)) * 1000) + 0.0
+
 
 class ServerLogHandler(logging.StreamHandler):  # type: ignore[type-arg]
     """The server's one log handler: `logging.StreamHandler`, except that access lines
@@ -73,8 +94,11 @@ class ServerLogHandler(logging.StreamHandler):  # type: ignore[type-arg]
         self._lines: list[str] = []
         self._bytes = 0
         self._due: asyncio.TimerHandle | None = None
-        # Our formats print no thread or process names: the records need not collect them.
+        # Our formats print no thread or process names, nor the caller's file and line: the
+        # records need not collect them (the logging HOWTO's "Optimization"; the caller's
+        # frame was looked up for every access line).
         logging.logThreads = logging.logProcesses = logging.logMultiprocessing = False
+        logging._srcfile = None
 
     def emit(self, record: logging.LogRecord) -> None:
         try:
@@ -84,10 +108,30 @@ class ServerLogHandler(logging.StreamHandler):  # type: ignore[type-arg]
         except Exception:
             self.handleError(record)
             return
+        self._queue(line, record, record.name == _ACCESS and record.levelno <= logging.INFO)
+
+    def access(self, args: tuple[object, ...]) -> bool:
+        """Log uvicorn's access line with these arguments (`ACCESS_MESSAGE`), the line
+        `emit` writes for its record, without making the record: a record cost more than the
+        rest of a cached answer's logging. False: this handler cannot (filters, a formatter
+        of another kind); log the usual way."""
+        formatter = self.formatter
+        if self.filters or not isinstance(formatter, TextFormatter):
+            return False
+        line = formatter.access_line(time.time(), ACCESS_MESSAGE % args)
+        if line is None:
+            return False
+        self.acquire()
+        try:
+            self._queue(line + self.terminator, None, True)
+        finally:
+            self.release()
+        return True
+
+    def _queue(self, line: str, record: logging.LogRecord | None, access: bool) -> None:
         self._lines.append(line)
         self._bytes += len(line)
-        if record.name != _ACCESS or record.levelno > logging.INFO or (
-                self._bytes >= FLUSH_BYTES):
+        if not access or self._bytes >= FLUSH_BYTES:
             self._write(record)
         elif self._due is None:
             try:
@@ -124,12 +168,25 @@ class ServerLogHandler(logging.StreamHandler):  # type: ignore[type-arg]
                 self.handleError(record)
 
 
+def log_access(logger: logging.Logger, args: tuple[object, ...]) -> None:
+    """`logger.info(ACCESS_MESSAGE, *args)`: through `ServerLogHandler.access` when that is
+    all the logging configuration does with the line (the server's own), else as usual."""
+    if not logger.isEnabledFor(logging.INFO):
+        return
+    handlers = logger.handlers
+    if (len(handlers) == 1 and not logger.filters and not logger.propagate
+            and isinstance(handlers[0], ServerLogHandler) and handlers[0].level <= logging.INFO
+            and logger.name == _ACCESS and handlers[0].access(args)):
+        return
+    logger.info(ACCESS_MESSAGE, *args)
+
+
 def log_config(level: str, fmt: str) -> dict[str, Any]:
     """A `logging.config.dictConfig` for uvicorn and the app, in `fmt` ("text" or "json")."""
     formatter: dict[str, Any] = (
         {"()": JsonFormatter}
         if fmt == "json"
-        else {"()": TextFormatter, "fmt": "%(asctime)s %(levelname)s %(name)s: %(message)s"}
+        else {"()": TextFormatter, "fmt": TEXT_FORMAT}
     )
     handler = {"class": "app.logs.ServerLogHandler", "formatter": "default",
                "stream": "ext://sys.stderr"}

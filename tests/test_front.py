@@ -3,6 +3,7 @@ answer for the same request, header for header, and the framework does not run f
 
 from __future__ import annotations
 
+import gzip
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -204,3 +205,43 @@ def test_a_failure_in_front_of_the_framework_gets_the_500_page(
     assert answer.status_code == 500 and "서버에서 오류가 발생했습니다" in answer.text
     assert answer.headers["cache-control"] == "no-store"
     assert "a bug" not in answer.text  # no traceback or detail in the page
+
+
+def _server_scope(url: str, *headers: tuple[bytes, bytes], method: str = "GET",
+                  host: bytes = b"testserver") -> dict[str, Any]:
+    """The scope uvicorn makes for a request (what the protocol passes `known_answer`)."""
+    path, _, query = url.partition("?")
+    return {"type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"},
+            "http_version": "1.1", "server": ("127.0.0.1", 8000), "client": ("127.0.0.1", 5000),
+            "scheme": "http", "root_path": "", "method": method, "path": path,
+            "raw_path": path.encode(), "query_string": query.encode(), "state": {},
+            "headers": [(b"host", host), *headers]}
+
+
+def test_known_answers_are_what_the_front_layer_sends(
+        pair: tuple[TestClient, TestClient, str]) -> None:
+    with_front, _, base = pair
+    app: Any = with_front.app
+    host = base.split("://", 1)[1].encode()
+    gzipped = (b"accept-encoding", b"gzip")
+    for url in ("/healthz", "/readyz", "/robots.txt", "/static/app-icon.svg",
+                "/rules/Attack_of_Opportunity"):
+        sent = with_front.get(url, headers={"accept-encoding": "gzip"})  # stored, if a page
+        known = app.known_answer(_server_scope(url, gzipped, host=host))
+        assert known is not None and known.lines is not None, url
+        headers = {k.decode(): v.decode() for k, v in known.headers}
+        assert known.status == sent.status_code and dict(sent.headers) == headers, url
+        # The test client decodes gzip.
+        body = (gzip.decompress(known.body) if headers.get("content-encoding") == "gzip"
+                else known.body)
+        assert body == sent.content, url
+    refused = [
+        _server_scope("/rules/Attack_of_Opportunity", gzipped, host=b"evil.example"),
+        _server_scope("/healthz", (b"host", b"evil.example"), host=host),  # two Host headers
+        _server_scope("/healthz", method="POST", host=host),
+        _server_scope("/healthz", *[(b"x-f%d" % i, b"v") for i in range(200)], host=host),
+        _server_scope("/rules/Nope", host=host),
+        _server_scope("/static/nope.css", host=host),
+    ]
+    for scope in refused:
+        assert app.known_answer(scope) is None, scope["path"]

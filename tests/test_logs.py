@@ -11,7 +11,16 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from app.logs import FLUSH_SECONDS, JsonFormatter, ServerLogHandler, TextFormatter, log_config
+from app.logs import (
+    ACCESS_MESSAGE,
+    FLUSH_SECONDS,
+    TEXT_FORMAT,
+    JsonFormatter,
+    ServerLogHandler,
+    TextFormatter,
+    log_access,
+    log_config,
+)
 from bench.server import running_server
 from tests.conftest import DATA
 
@@ -35,6 +44,46 @@ def test_text_lines_are_the_standard_formatters_to_the_millisecond() -> None:
                                    None)
         record.created, record.msecs = created, int((created - int(created)) * 1000) + 0.0
         assert ours.format(record) == standard.format(record)
+
+
+def test_access_lines_made_without_a_record_are_the_records_lines() -> None:
+    ours = TextFormatter(TEXT_FORMAT)
+    args = ("127.0.0.1:5000", "GET", "/rules/%ED%8B%88?q=1", "1.1", 304)
+    for created in (1_764_645_173.0, 1_764_645_173.9995, 1_764_645_174.001, 1_764_648_000.25):
+        record = logging.LogRecord("uvicorn.access", logging.INFO, __file__, 1, ACCESS_MESSAGE,
+                                   args, None)
+        record.created, record.msecs = created, int((created - int(created)) * 1000) + 0.0
+        assert ours.access_line(created, ACCESS_MESSAGE % args) == ours.format(record)
+    assert TextFormatter("%(message)s").access_line(1.0, "x") is None  # not our format
+
+
+def test_log_access_writes_through_the_servers_handler_or_the_usual_way() -> None:
+    access = logging.getLogger("uvicorn.access")
+    # An earlier test's `dictConfig` may have disabled it (as existing loggers not named).
+    saved = access.handlers[:], access.propagate, access.level, access.disabled
+    access.disabled = False
+    args = ("127.0.0.1:5000", "GET", "/healthz", "1.1", 200)
+    try:
+        for formatter in (TextFormatter(TEXT_FORMAT), JsonFormatter()):
+            stream = io.StringIO()
+            handler = ServerLogHandler(stream)
+            handler.setFormatter(formatter)
+            access.handlers, access.propagate = [handler], False
+            access.setLevel(logging.INFO)
+            log_access(access, args)  # outside an event loop: written at once
+            line = stream.getvalue()
+            assert line.endswith("\n") and line.count("\n") == 1
+            if isinstance(formatter, JsonFormatter):
+                assert json.loads(line)["path"] == "/healthz"
+            else:
+                assert line.endswith(' INFO uvicorn.access: 127.0.0.1:5000 - "GET /healthz '
+                                     'HTTP/1.1" 200\n')
+            access.setLevel(logging.WARNING)
+            log_access(access, args)
+            assert stream.getvalue() == line  # below the level: nothing
+    finally:
+        access.handlers, access.propagate, access.disabled = saved[0], saved[1], saved[3]
+        access.setLevel(saved[2])
 
 
 def _access(logger: logging.Logger, path: str) -> None:

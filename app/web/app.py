@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
+from typing import Protocol
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request
@@ -35,6 +36,7 @@ from app.web.encoding import GZIP_LEVEL, NegotiatedGZipMiddleware
 from app.web.errors import handle_error
 from app.web.front import FrontMiddleware
 from app.web.hosts import HostGuardMiddleware, ProxyHeadersMiddleware
+from app.web.known import Known
 from app.web.lean import LeanEndpoints, lean_chain
 from app.web.middleware import (
     RequestLimitsMiddleware,
@@ -46,6 +48,16 @@ from app.web.routing import RouteTable
 from app.web.state import PREPARED_ENV, Library, load_library, load_prepared, reload_library
 from app.web.store import ResponseStore
 from app.web.templating import TEMPLATES, compile_all, make_environment
+
+
+class Admitting(Protocol):
+    """A safety layer in front of the framework: an ASGI app that either passes a request on
+    (as `admit` returns its scope) or answers it itself with an error (`admit` is None)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None: ...
+
+    def admit(self, scope: Scope) -> Scope | None: ...
+
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 #: Marks an exception the framework's own error layer answered (with the 500 page) already.
@@ -67,6 +79,29 @@ class FrontedApp(FastAPI):
     #: of them (built on the first request, as Starlette builds its own stack).
     lean: LeanEndpoints | None = None
     _lean_chain: ASGIApp | None = None
+    #: The chain's safety layers, outermost first, and its front layer (`known_answer`).
+    admitting: tuple[Admitting, ...] = ()
+    front_layer: FrontMiddleware | None = None
+
+    def known_answer(self, scope: Scope) -> Known | None:
+        """What the chain in front of the framework would answer from memory for this request
+        (an HTTP scope as the server made it), without sending it. None: the request goes
+        through `front` as usual (a miss, or a safety layer's own error answer).
+
+        The protocol (`app.web.protocol`) calls this for each GET and HEAD, and writes what
+        it returns itself: the same checks, the same answer, no ASGI cycle.
+        """
+        if self.front_layer is None:
+            return None
+        # A copy, with the app in it as `__call__` sets it: what the layers mark in it stays
+        # out of the scope uvicorn keeps (and would pass on for a miss).
+        scope = {**scope, "app": self}
+        for layer in self.admitting:
+            admitted = layer.admit(scope)
+            if admitted is None:
+                return None
+            scope = admitted
+        return self.front_layer.answer(scope)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or self.front is None:
@@ -209,15 +244,22 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
     app.add_middleware(SecurityHeadersMiddleware)
     if lean:
         app.lean = LeanEndpoints(ROUTES)
-    chain: ASGIApp = FrontMiddleware(app.miss, table=RouteTable(ROUTES), cache=cache,
-                                     assets=assets, ready=lambda: readiness(app.state.library),
-                                     answering=front)
-    chain = HostGuardMiddleware(chain, allowed_hosts=settings.host_patterns())
+    front_layer = FrontMiddleware(app.miss, table=RouteTable(ROUTES), cache=cache,
+                                  assets=assets, ready=lambda: readiness(app.state.library),
+                                  answering=front)
+    chain: Admitting = HostGuardMiddleware(front_layer, allowed_hosts=settings.host_patterns())
+    layers = [chain]
     trusted = [t for t in settings.trusted_proxies.split(",") if t.strip()]
     if trusted:
         chain = ProxyHeadersMiddleware(chain, trusted=trusted)
+        layers.append(chain)
     chain = RootPathMiddleware(chain, root_path=urls.root_path)
-    app.front = RequestLimitsMiddleware(chain)
+    layers.append(chain)
+    chain = RequestLimitsMiddleware(chain)
+    layers.append(chain)
+    app.front = chain
+    app.admitting = tuple(reversed(layers))
+    app.front_layer = front_layer
     return app
 
 

@@ -31,16 +31,18 @@ import logging
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from starlette._utils import get_route_path
-from starlette.datastructures import Headers, MutableHeaders
+from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.web.built import BUILD_SCOPE, BuiltAnswer, BuiltAnswers
-from app.web.encoding import accepts_gzip
+from app.web.encoding import gzip_accepted
 from app.web.etags import etag_matches, page_etag
-from app.web.hosts import public_base
-from app.web.inputs import PageKey, page_key
+from app.web.hosts import public_base_of
+from app.web.inputs import PageKey, first_values, page_key
+from app.web.known import Known, send_known
 from app.web.routing import Route, route_of
 from app.web.security import with_security
 from app.web.store import ResponseStore, Stored
@@ -62,9 +64,9 @@ _REDIRECTS = (301, 302)
 FLIGHT_WAIT = 10.0
 
 
-@dataclass(frozen=True, slots=True)
-class Lookup:
-    """What a cacheable request's answer is keyed and validated by, read once per request."""
+class Lookup(NamedTuple):
+    """What a cacheable request's answer is keyed and validated by, read once per request
+    (a named tuple: made for every cached request, in C)."""
 
     route: Route
     base: str
@@ -115,38 +117,42 @@ class ResponseCache:
         if found is not None:
             return found  # the front layer read it already
         policy = route.cache
-        headers = Headers(scope=scope)
-        base = public_base(scope, self.base_url)
+        host, accept_encoding, if_none_match = first_values(
+            scope, b"host", b"accept-encoding", b"if-none-match")
+        base = public_base_of(host, scope, self.base_url)
         key = page_key(scope, params=policy.params, owned=policy.owned, base=base)
         personal = key is not None and key.owned is not None
-        found = Lookup(route, base, self.version(), accepts_gzip(headers),
-                       headers.get("if-none-match", ""), key,
-                       self._extra[personal, policy.owned])
+        found = Lookup(route, base, self.version(), gzip_accepted(accept_encoding),
+                       if_none_match, key, self._extra[personal, policy.owned])
         scope[_LOOKUP] = found
         return found
 
-    async def replay(self, scope: Scope, send: Send, found: Lookup) -> bool:
-        """Send what is known for this request, the security headers included: a prebuilt
-        answer, a stored one, or 304 for either. False: nothing is known (a miss)."""
+    def known(self, scope: Scope, found: Lookup) -> Known | None:
+        """What is known for this request, the security headers included: a prebuilt answer,
+        a stored one, or 304 for either. None: nothing is known (a miss)."""
         policy = found.route.cache
         assert policy is not None
-        head = scope["method"] == "HEAD"
         if policy.prebuilt:
             built = self.built()
             answer = built.get(get_route_path(scope)) if (
                 built is not None and built.version == found.version
                 and (not policy.absolute or built.base == found.base)) else None
             if answer is not None and built is not None:
-                sent = self._built_headers(built, answer, found.gzip, policy.owned)
-                await _send_known(send, sent, found.if_none_match, head)
-                return True
+                return self._built_headers(built, answer, found.gzip, policy.owned).answer(
+                    found.if_none_match)
         if found.key is None or not self.store.max_bytes:
-            return False
+            return None
         stored = self.store.get(found.version, (found.key, found.gzip))
         if stored is None:
+            return None
+        return _stored_headers(stored, found.extra).answer(found.if_none_match)
+
+    async def replay(self, scope: Scope, send: Send, found: Lookup) -> bool:
+        """Send what is known for this request (`known`). False: nothing is known (a miss)."""
+        known = self.known(scope, found)
+        if known is None:
             return False
-        await _send_known(send, _stored_headers(stored, found.extra), found.if_none_match,
-                          head)
+        await send_known(send, known, head=scope["method"] == "HEAD")
         return True
 
     def _built_headers(self, built: BuiltAnswers, answer: BuiltAnswer, gzip: bool,
@@ -159,11 +165,11 @@ class ResponseCache:
         if sent is None:
             extra = self._extra[False, owned]
             headers, body, etag = answer.encoded(gzip)
+            tag = (b"etag", etag.encode())
             sent = self._built_sent[memo] = _Sent(
-                200, with_security((*headers, *_unless_own(extra, answer.headers),
-                                    (b"etag", etag.encode()))),
-                body, etag,
-                with_security((*_validators(extra, answer.headers), (b"etag", etag.encode()))))
+                etag, Known(200, with_security((*headers, *_unless_own(extra, answer.headers),
+                                                tag)), body),
+                Known(304, with_security((*_validators(extra, answer.headers), tag)), b""))
         return sent
 
 
@@ -264,14 +270,19 @@ class CacheMiddleware:
 
 @dataclass(frozen=True, slots=True)
 class _Sent:
-    """A known answer as it goes out: status, every header (security ones included), body, and
-    the 304's headers."""
+    """A known answer as it goes out (every header attached, security ones included), and
+    its 304."""
 
-    status: int
-    headers: tuple[tuple[bytes, bytes], ...]
-    body: bytes
+    #: "" for an answer without one (a stored redirect): never a 304.
     etag: str
-    not_modified: tuple[tuple[bytes, bytes], ...]
+    ok: Known
+    not_modified: Known
+
+    def answer(self, if_none_match: str) -> Known:
+        """The 304 when the client's `If-None-Match` names this answer, else the answer."""
+        if self.etag and etag_matches(if_none_match, self.etag):
+            return self.not_modified
+        return self.ok
 
 
 def _stored_headers(stored: Stored, extra: list[tuple[bytes, bytes]]) -> _Sent:
@@ -284,20 +295,14 @@ def _stored_headers(stored: Stored, extra: list[tuple[bytes, bytes]]) -> _Sent:
 
 def _sent_of(stored: Stored, extra: list[tuple[bytes, bytes]]) -> _Sent:
     tag = ((b"etag", stored.etag.encode()),) if stored.etag else ()
-    return _Sent(stored.status,
-                 with_security((*stored.headers, *_unless_own(extra, stored.headers), *tag)),
-                 stored.body, stored.etag,
-                 with_security((*_validators(extra, stored.headers), *tag)))
+    return _Sent(stored.etag,
+                 Known(stored.status, with_security(
+                     (*stored.headers, *_unless_own(extra, stored.headers), *tag)), stored.body),
+                 Known(304, with_security((*_validators(extra, stored.headers), *tag)), b""))
 
 
 async def _send_known(send: Send, sent: _Sent, if_none_match: str, head: bool) -> None:
-    if sent.etag and etag_matches(if_none_match, sent.etag):
-        await send({"type": "http.response.start", "status": 304,
-                    "headers": sent.not_modified})
-        await send({"type": "http.response.body", "body": b""})
-        return
-    await send({"type": "http.response.start", "status": sent.status, "headers": sent.headers})
-    await send({"type": "http.response.body", "body": b"" if head else sent.body})
+    await send_known(send, sent.answer(if_none_match), head=head)
 
 
 def _unless_own(extra: list[tuple[bytes, bytes]],

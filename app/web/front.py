@@ -21,13 +21,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from starlette._utils import get_route_path
-from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.web.assets import Asset, Assets
 from app.web.cache import MISSED, ResponseCache
-from app.web.encoding import accepts_gzip
+from app.web.encoding import gzip_accepted
 from app.web.etags import etag_matches
+from app.web.inputs import first_values
+from app.web.known import Known, send_known
 from app.web.responses import SafeJSONResponse
 from app.web.routing import Route, RouteTable
 from app.web.security import with_security
@@ -45,11 +46,9 @@ class _File:
     """A static file's answers, made once: identity and gzip (when smaller), and the 304."""
 
     etag: str
-    body: bytes
-    headers: _Headers
-    gzipped: bytes | None
-    gzip_headers: _Headers
-    not_modified: _Headers
+    plain: Known
+    gzipped: Known | None
+    not_modified: Known
 
 
 def _file(asset: Asset, cache_control: str) -> _File:
@@ -59,18 +58,29 @@ def _file(asset: Asset, cache_control: str) -> _File:
              (b"vary", b"Accept-Encoding"))
     kind = (b"content-type", asset.media_type.encode())
 
-    def sized(body: bytes, *encoding: tuple[bytes, bytes]) -> _Headers:
-        return with_security((*given, *encoding, (b"content-length", str(len(body)).encode()),
-                              kind))
+    def sized(body: bytes, *encoding: tuple[bytes, bytes]) -> Known:
+        return Known(200, with_security((*given, *encoding,
+                                         (b"content-length", str(len(body)).encode()), kind)),
+                     body)
 
-    return _File(asset.etag, asset.body, sized(asset.body),
-                 asset.gzipped, sized(asset.gzipped, (b"content-encoding", b"gzip"))
-                 if asset.gzipped is not None else (), with_security(given))
+    return _File(asset.etag, sized(asset.body),
+                 sized(asset.gzipped, (b"content-encoding", b"gzip"))
+                 if asset.gzipped is not None else None,
+                 Known(304, with_security(given), b""))
+
+
+def _json(status: int, body: bytes) -> Known:
+    return Known(status, with_security(
+        (_NO_STORE, (b"content-length", str(len(body)).encode()), _JSON)), body)
 
 
 class FrontMiddleware:
     """Answers cache hits, prebuilt answers, static files, `/healthz` and `/readyz` from
-    memory; marks every request's route row for the layers behind (`routing.route_of`)."""
+    memory; marks every request's route row for the layers behind (`routing.route_of`).
+
+    `answer` says what is known for a request, without sending it: the protocol
+    (`app.web.protocol`) writes such answers itself, and through ASGI this layer sends them.
+    """
 
     def __init__(self, app: ASGIApp, *, table: RouteTable, cache: ResponseCache,
                  assets: Assets, ready: Callable[[], Ready], answering: bool = True) -> None:
@@ -86,67 +96,59 @@ class FrontMiddleware:
                 if found is not None:
                     self._files[published] = _file(*found)
         self._favicon = self._files.get("icon-192.png")
-        health = bytes(SafeJSONResponse(Health(status="ok")).body)
-        self._health = (health, with_security(
-            (_NO_STORE, (b"content-length", str(len(health)).encode()), _JSON)))
-        self._ready: tuple[Ready, int, bytes, _Headers] | None = None
+        self._health = _json(200, bytes(SafeJSONResponse(Health(status="ok")).body))
+        self._ready: tuple[Ready, Known] | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        route = self.table.mark(scope)
-        if route is None or not self.answering or scope["method"] not in ("GET", "HEAD"):
+        known = self.answer(scope)
+        if known is None:
             await self.app(scope, receive, send)
             return
-        if not await self._known(route, scope, send):
-            scope[MISSED] = True
-            await self.app(scope, receive, send)
+        await send_known(send, known, head=scope["method"] == "HEAD")
 
-    async def _known(self, route: Route, scope: Scope, send: Send) -> bool:
-        head = scope["method"] == "HEAD"
+    def answer(self, scope: Scope) -> Known | None:
+        """What is known already for this request (None: the framework answers it). Marks the
+        request's route row in `scope`, and that nothing was known (`MISSED`) when the front
+        layer looked."""
+        route = self.table.mark(scope)
+        if route is None or not self.answering or scope["method"] not in ("GET", "HEAD"):
+            return None
+        known = self._known(route, scope)
+        if known is None:
+            scope[MISSED] = True
+        return known
+
+    def _known(self, route: Route, scope: Scope) -> Known | None:
         if route.cache is not None:
             found = self.cache.lookup(scope, route)
-            return found is not None and await self.cache.replay(scope, send, found)
+            return None if found is None else self.cache.known(scope, found)
         path = route.path
         if path == "/static/{name:path}" or path == "/favicon.ico":
             file = (self._favicon if path == "/favicon.ico"
                     else self._files.get(get_route_path(scope)[len("/static/"):]))
-            if file is None:
-                return False  # the framework's 404 page
-            await self._send_file(file, scope, send, head)
-            return True
+            return None if file is None else _file_answer(file, scope)  # None: the 404 page
         if path == "/healthz":
-            body, headers = self._health
-            await _send(send, 200, headers, b"" if head else body)
-            return True
+            return self._health
         if path == "/readyz":
-            status, headers, body = self._readiness()
-            await _send(send, status, headers, b"" if head else body)
-            return True
-        return False
+            return self._readiness()
+        return None
 
-    async def _send_file(self, file: _File, scope: Scope, send: Send, head: bool) -> None:
-        headers = Headers(scope=scope)
-        if etag_matches(headers.get("if-none-match", ""), file.etag):
-            await _send(send, 304, file.not_modified, b"")
-        elif file.gzipped is not None and accepts_gzip(headers):
-            await _send(send, 200, file.gzip_headers, b"" if head else file.gzipped)
-        else:
-            await _send(send, 200, file.headers, b"" if head else file.body)
-
-    def _readiness(self) -> tuple[int, _Headers, bytes]:
+    def _readiness(self) -> Known:
         """`/readyz`'s answer (`routes.readyz`): made again only when what it says changes."""
         ready = self.ready()
         if self._ready is None or self._ready[0] != ready:
             status = 200 if ready.status == "ready" else 503
-            body = bytes(SafeJSONResponse(ready).body)
-            self._ready = (ready, status, body, with_security(
-                (_NO_STORE, (b"content-length", str(len(body)).encode()), _JSON)))
-        _, status, body, headers = self._ready
-        return status, headers, body
+            self._ready = (ready, _json(status, bytes(SafeJSONResponse(ready).body)))
+        return self._ready[1]
 
 
-async def _send(send: Send, status: int, headers: _Headers, body: bytes) -> None:
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
+def _file_answer(file: _File, scope: Scope) -> Known:
+    if_none_match, accept_encoding = first_values(scope, b"if-none-match", b"accept-encoding")
+    if etag_matches(if_none_match, file.etag):
+        return file.not_modified
+    if file.gzipped is not None and gzip_accepted(accept_encoding):
+        return file.gzipped
+    return file.plain

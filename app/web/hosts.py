@@ -13,6 +13,7 @@ trusted proxy appended (the rightmost): the leftmost values are whatever the cli
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 from collections.abc import Iterable, Sequence
 
@@ -23,7 +24,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from app.errors import AppError
 from app.web.errors import send_error
 
-__all__ = ["LAN", "HostGuardMiddleware", "ProxyHeadersMiddleware", "lan_host", "public_base"]
+__all__ = ["LAN", "HostGuardMiddleware", "ProxyHeadersMiddleware", "lan_host", "public_base",
+           "public_base_of"]
 
 #: Answers that never depend on the host: a health probe may use any address (Kubernetes
 #: probes send the pod's IP as Host), and must keep working when the allowed list is narrow.
@@ -41,13 +43,29 @@ def public_base(scope: Scope, configured: str) -> str:
     """
     if configured:
         return configured
-    host = parse_host_header(Headers(scope=scope).get("host"))
-    if host is None:
+    return public_base_of(Headers(scope=scope).get("host", ""), scope, configured)
+
+
+def public_base_of(host_header: str, scope: Scope, configured: str) -> str:
+    """`public_base`, given the request's (first) `Host` value already read."""
+    if configured:
+        return configured
+    parsed = _parsed_host(host_header)
+    if parsed is None:
         return ""
+    host, given = parsed
     scheme = "https" if scope.get("scheme") == "https" else "http"
     default = "443" if scheme == "https" else "80"
-    port = f":{host.port}" if host.port and host.port != default else ""
-    return f"{scheme}://{host.host.lower()}{port}"
+    port = f":{given}" if given and given != default else ""
+    return f"{scheme}://{host}{port}"
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed_host(header: str | None) -> tuple[str, str | None] | None:
+    """Starlette's `parse_host_header`, the host lower-cased: once per `Host` value seen
+    recently (a server hears a few; the memo holds at most 256, whatever clients send)."""
+    parsed = parse_host_header(header)
+    return None if parsed is None else (parsed.host.lower(), parsed.port)
 
 
 #: The word in `RULES_ALLOWED_HOSTS` that stands for this box's own names and addresses on a
@@ -99,20 +117,29 @@ class HostGuardMiddleware:
 
     def allows(self, header: str | None) -> bool:
         """Whether a request with this `Host` header is answered."""
-        parsed = parse_host_header(header)
+        parsed = _parsed_host(header)
         if parsed is None:
             return False
-        host = parsed.host.lower()
+        host = parsed[0]
         return (self.any or host in self.names or host.endswith(self.suffixes)
                 or (self.lan and lan_host(host)))
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    def admit(self, scope: Scope) -> Scope | None:
+        """`scope` if its host is answered; None: the request gets the 400 page."""
         # More than one `Host` is refused like a wrong one, for any path (RFC 9112 §3.2: 400,
         # whatever they say: which one a cache or proxy in front believed cannot be told).
-        if scope["type"] != "http" or (
-                sum(name == b"host" for name, _ in scope["headers"]) < 2
-                and (get_route_path(scope) in _ANY_HOST_PATHS
-                     or self.allows(Headers(scope=scope).get("host")))):
+        host: bytes | None = None
+        for name, value in scope["headers"]:
+            if name == b"host":
+                if host is not None:
+                    return None
+                host = value
+        if get_route_path(scope) in _ANY_HOST_PATHS:
+            return scope
+        return scope if self.allows(None if host is None else host.decode("latin-1")) else None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or self.admit(scope) is not None:
             await self.app(scope, receive, send)
             return
         # The one error handler answers: no-store, security headers, HTML or JSON.
@@ -148,10 +175,13 @@ class ProxyHeadersMiddleware:
         return any(ip in network for network in self.networks)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.app(self.admit(scope) if scope["type"] == "http" else scope, receive, send)
+
+    def admit(self, scope: Scope) -> Scope:
+        """`scope` as the trusted proxy in front says it was (a copy), or as it is."""
         client = scope.get("client")
-        if scope["type"] != "http" or not self._trusted(client[0] if client else None):
-            await self.app(scope, receive, send)
-            return
+        if not self._trusted(client[0] if client else None):
+            return scope
         headers = Headers(scope=scope)
         scope = dict(scope)
         host = _rightmost(headers.getlist("x-forwarded-host"))
@@ -165,7 +195,7 @@ class ProxyHeadersMiddleware:
         origin = self._client(headers.getlist("x-forwarded-for"))
         if origin is not None:
             scope["client"] = (origin, 0)
-        await self.app(scope, receive, send)
+        return scope
 
     def _client(self, values: list[str]) -> str | None:
         hops = [h.strip() for value in values for h in value.split(",") if h.strip()]

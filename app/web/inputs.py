@@ -10,7 +10,7 @@ got the same one.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 from urllib.parse import parse_qsl
 
 from starlette._utils import get_route_path
@@ -19,12 +19,22 @@ from starlette.types import Scope
 
 from app.corpus.collections import parse_owned
 
-__all__ = ["MAX_CACHED_QUERY", "OWNED_COOKIE", "PageKey", "owned_of", "page_key"]
+__all__ = ["MAX_CACHED_QUERY", "OWNED_COOKIE", "PageKey", "first_values", "owned_of", "page_key"]
 
 OWNED_COOKIE = "owned"
 #: Longer values of the parameters a route reads are answered but never cached: no real query
 #: needs more (200 Hangul characters percent-encoded are 1,800 bytes).
 MAX_CACHED_QUERY = 2_048
+
+
+def first_values(scope: Scope, *names: bytes) -> tuple[str, ...]:
+    """The first value of each header in `names` (lower-case), as Starlette's `Headers.get`
+    reads it (latin-1), "" for one the request lacks: in one pass over the headers."""
+    found: dict[bytes, str] = {}
+    for name, value in scope["headers"]:
+        if name in names and name not in found:
+            found[name] = value.decode("latin-1")
+    return tuple(found.get(name, "") for name in names)
 
 
 def owned_of(scope: Scope) -> frozenset[str] | None:
@@ -43,9 +53,11 @@ def known_collections(scope: Scope) -> frozenset[str]:
     return codes
 
 
-@dataclass(frozen=True)
-class PageKey:
-    """Everything a cacheable answer depends on, besides the data and code versions."""
+class PageKey(NamedTuple):
+    """Everything a cacheable answer depends on, besides the data and code versions.
+
+    A named tuple: made, hashed and compared in C, once or twice for every cached request
+    (its `repr`, which page ETags digest, is a dataclass's)."""
 
     base: str
     path: str

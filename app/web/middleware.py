@@ -46,17 +46,22 @@ class RootPathMiddleware:
         self.root = root_path.rstrip("/")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if self.root and scope["type"] == "http":
-            path: str = scope["path"]
-            prefixed = path == self.root or path.startswith(self.root + "/")
-            scope = dict(scope)
-            scope["root_path"] = self.root
-            if not prefixed:
-                scope["path"] = self.root + path
-                raw = scope.get("raw_path")
-                if raw is not None:
-                    scope["raw_path"] = self.root.encode() + raw
-        await self.app(scope, receive, send)
+        await self.app(self.admit(scope) if scope["type"] == "http" else scope, receive, send)
+
+    def admit(self, scope: Scope) -> Scope:
+        """`scope` in the form routing reads (a copy), or as it is without a root path."""
+        if not self.root:
+            return scope
+        path: str = scope["path"]
+        prefixed = path == self.root or path.startswith(self.root + "/")
+        scope = dict(scope)
+        scope["root_path"] = self.root
+        if not prefixed:
+            scope["path"] = self.root + path
+            raw = scope.get("raw_path")
+            if raw is not None:
+                scope["raw_path"] = self.root.encode() + raw
+        return scope
 
 
 class RequestLimitsMiddleware:
@@ -80,15 +85,24 @@ class RequestLimitsMiddleware:
             return
         await self.app(scope, receive, send)
 
+    def admit(self, scope: Scope) -> Scope | None:
+        """`scope` if it is within the bounds; None: the request gets the error page."""
+        return scope if _over_limit(scope) is None else None
+
 
 def _over_limit(scope: Scope) -> AppError | None:
     target = len(scope.get("raw_path") or scope["path"].encode()) + len(scope["query_string"])
     if target > MAX_URL:
         return AppError(414, "주소가 너무 깁니다.")
     raw = scope["headers"]
-    if len(raw) > MAX_HEADERS or sum(len(k) + len(v) for k, v in raw) > MAX_HEADER_BYTES:
+    size = 0
+    body = False
+    for name, value in raw:
+        size += len(name) + len(value)
+        body = body or name == b"content-length"
+    if len(raw) > MAX_HEADERS or size > MAX_HEADER_BYTES:
         return AppError(431, "요청 헤더가 너무 큽니다.")
-    if not any(name == b"content-length" for name, _ in raw):
+    if not body:
         return None  # most requests: no body at all
     try:
         length = declared_length(Headers(scope=scope))

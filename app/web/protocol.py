@@ -52,17 +52,22 @@ import random
 import socket
 import struct
 import termios
+import urllib.parse
 import weakref
+from collections.abc import Callable
 from typing import Any, Final, NoReturn
 
 import httptools
+from uvicorn._types import HTTPScope
 from uvicorn.config import Config
 from uvicorn.protocols.http.flow_control import FlowControl
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
+from uvicorn.protocols.utils import get_client_addr, get_path_with_query_string
 from uvicorn.server import ServerState
 
-from app.logs import Throttled
+from app.logs import Throttled, log_access
 from app.web import limits
+from app.web.known import Known
 from app.web.security import SECURITY_HEADERS
 
 __all__ = ["BoundedHttpToolsProtocol"]
@@ -105,6 +110,16 @@ _TIOCOUTQ: Final = getattr(termios, "TIOCOUTQ", None)
 _RESET: Final = struct.pack("ii", 1, 0)
 
 _events = Throttled(logging.getLogger("uvicorn.error"))
+#: The server's default header lines (`Date`, which uvicorn replaces once a second), as last
+#: written out: (the list they were made from, the bytes).
+_defaults: tuple[object, bytes] = (None, b"")
+
+
+def _default_lines(headers: list[tuple[bytes, bytes]]) -> bytes:
+    global _defaults
+    if _defaults[0] is not headers:
+        _defaults = (headers, b"".join(name + b": " + value + b"\r\n" for name, value in headers))
+    return _defaults[1]
 
 
 class _Rejected(Exception):
@@ -253,6 +268,16 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self._max_connections = self.limit_concurrency
         self.limit_concurrency = None
         self._app = self.app
+        #: The app's answers known before it runs (`FrontedApp.known_answer`), written here
+        #: without an ASGI cycle; None for an app without them.
+        self._known: Callable[[Any], Known | None] | None = getattr(self.app, "known_answer",
+                                                                     None)
+        #: The request being parsed was answered here (`_answer_known`).
+        self._answered_here = False
+        #: When the keep-alive timeout closes the idle connection (None: not idle), followed by
+        #: one timer per connection, as the head timer is.
+        self._idle_due: float | None = None
+        self._idle_timer: asyncio.TimerHandle | None = None
         self._head_timer: asyncio.TimerHandle | None = None
         #: When the head being waited for is due (None: none is waited for). One timer per
         #: connection follows it: re-armed when it fires early, not once per answer.
@@ -320,10 +345,11 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         if self._head_timer is not None:
             self._head_timer.cancel()  # it refers to this protocol
             self._head_timer = None
-        for timer in (self._write_timer, self._next_timer, self._drain_timer):
+        for timer in (self._write_timer, self._next_timer, self._drain_timer, self._idle_timer):
             if timer is not None:
                 timer.cancel()
-        self._write_timer = self._next_timer = self._drain_timer = None
+        self._write_timer = self._next_timer = self._drain_timer = self._idle_timer = None
+        self._idle_due = None
         self._held.clear()
         if self._writer is not None:
             self._writer.head = None
@@ -455,6 +481,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
+        self._answered_here = False
         self._in_head = True
         self._head_bytes = self._header_bytes = self._header_count = 0
 
@@ -478,6 +505,8 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         if self.parser.get_http_version() not in _VERSIONS:
             self._reject(505)
         busy = self._over_capacity() and self.url.split(b"?", 1)[0] not in _PROBES
+        if not busy and self._known is not None and self._answer_known(self._known):
+            return
         if busy:
             _events.log(logging.WARNING, "over capacity",
                         "%s%d connections: 503", self._client_prefix(), len(self.connections))
@@ -519,6 +548,84 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
 
         cycle.send = send  # type: ignore[method-assign]
 
+    def _answer_known(self, known: Callable[[Any], Known | None]) -> bool:
+        """Answer the request whose head just ended here, if the app knows its answer already
+        (`FrontedApp.known_answer`: the same safety layers and the same answer as through
+        ASGI): the status line, the date, the answer's header lines made when it was stored,
+        and its body, in one write, with the access line uvicorn logs. No ASGI cycle, task or
+        message is made for it. False: the request goes the usual way.
+
+        Only a GET or HEAD without a body, with nothing else due on the connection (the
+        pipelining bound holds as for any request: a request behind answers the client has
+        not taken goes the usual way, and waits).
+        """
+        method = self.parser.get_method()
+        if (method != b"GET" and method != b"HEAD") or self._answering() or (
+                self.expect_100_continue or self.parser.should_upgrade()):
+            return False
+        for name, _ in self.headers:
+            if name == b"content-length" or name == b"transfer-encoding":
+                return False
+        if not self._drained and self._unsent() > 0:
+            return False
+        scope = self._request_scope(method)
+        try:
+            answer = known(scope)
+        except Exception:
+            # The usual way gives the error page, and logs the traceback.
+            return False
+        if answer is None or answer.lines is None:
+            return False
+        self._answered_here = True
+        keep_alive = (scope["http_version"] != "1.0" and self.parser.should_keep_alive()
+                      and not self._draining)
+        if self.access_log:
+            log_access(self.access_logger, (get_client_addr(scope), scope["method"],
+                                            get_path_with_query_string(scope),
+                                            scope["http_version"], answer.status))
+        head = b"".join((STATUS_LINE[answer.status],
+                         _default_lines(self.server_state.default_headers), answer.lines,
+                         b"" if keep_alive else b"connection: close\r\n", b"\r\n"))
+        if answer.body and method == b"GET":
+            self.transport.writelines((head, answer.body))  # one writev, no copy of the body
+        else:
+            self.transport.write(head)
+        self.server_state.total_requests += 1
+        if not keep_alive:
+            self._cancel_drain_timer()
+            self.transport.close()
+            return True
+        self._waiting_since = self.loop.time()
+        self._drained = self._watch_writes() == 0
+        self._arm_head_timer()
+        self._arm_idle_timer()
+        return True
+
+    def _request_scope(self, method: bytes) -> HTTPScope:
+        """The scope uvicorn makes for this request (`on_headers_complete`'s)."""
+        scope = self.scope
+        scope["method"] = method.decode("ascii")
+        version = self.parser.get_http_version()
+        if version != "1.1":
+            scope["http_version"] = version
+        parsed = httptools.parse_url(self.url)
+        raw_path = parsed.path
+        path = raw_path.decode("ascii")
+        if "%" in path:
+            path = urllib.parse.unquote(path)
+        scope["path"] = self.root_path + path
+        scope["raw_path"] = self.root_path.encode("ascii") + raw_path
+        scope["query_string"] = parsed.query or b""
+        return scope
+
+    def on_body(self, body: bytes) -> None:
+        if not self._answered_here:
+            super().on_body(body)
+
+    def on_message_complete(self) -> None:
+        if not self._answered_here:
+            super().on_message_complete()
+
     def on_response_complete(self) -> None:
         # A queued pipelined request already has its head; only an empty pipeline means the
         # connection now waits for (the rest of) a new head.
@@ -526,9 +633,17 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         if self._writer is not None:
             self._writer.flush()  # the head of an answer without body bytes (HEAD, 304)
         self._waiting_since = self.loop.time()
-        super().on_response_complete()
+        # uvicorn's, with the keep-alive timer armed once per connection, not per answer.
+        self.server_state.total_requests += 1
         if self.transport.is_closing():
             return
+        self._unset_keepalive_if_required()
+        self.flow.resume_reading()
+        if self.pipeline:
+            cycle, app = self.pipeline.pop()
+            self._start_asgi_task(cycle, app)
+        else:
+            self._arm_idle_timer()
         self._drained = self._watch_writes() == 0
         if not self.pipeline and self._pending_error is not None:
             self._send_error(self._pending_error)
@@ -677,6 +792,31 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             if self._unsent() > 0:
                 return  # the write watch decides: a graceful close would wait forever
             self.transport.close()
+
+    # --- the keep-alive timer ----------------------------------------------------------------
+
+    def _arm_idle_timer(self) -> None:
+        # uvicorn arms a timer after each answer and cancels it when data arrives: two timer
+        # operations per request. This one is re-armed for the rest when it fires early.
+        self._idle_due = self.loop.time() + self.timeout_keep_alive
+        if self._idle_timer is None:
+            self._idle_timer = self.loop.call_later(self.timeout_keep_alive, self._idle_over)
+
+    def _unset_keepalive_if_required(self) -> None:
+        self._idle_due = None  # data arrived: not idle (the timer, if pending, finds nothing)
+        super()._unset_keepalive_if_required()
+
+    def _idle_over(self) -> None:
+        self._idle_timer = None
+        due = self._idle_due
+        if due is None:
+            return
+        left = due - self.loop.time()
+        if left > 0:
+            self._idle_timer = self.loop.call_later(left, self._idle_over)
+            return
+        self._idle_due = None
+        self.timeout_keep_alive_handler()
 
     # --- the head timer ----------------------------------------------------------------------
 
