@@ -70,7 +70,10 @@ def test_log_access_writes_through_the_servers_handler_or_the_usual_way() -> Non
             handler.setFormatter(formatter)
             access.handlers, access.propagate = [handler], False
             access.setLevel(logging.INFO)
-            log_access(access, args)  # outside an event loop: written at once
+            # Outside an event loop, it is written at once. A thread of its own: in the full
+            # suite the browser tests' Playwright keeps a loop running in the main thread.
+            with ThreadPoolExecutor(1) as pool:
+                pool.submit(log_access, access, args).result(timeout=30)
             line = stream.getvalue()
             assert line.endswith("\n") and line.count("\n") == 1
             if isinstance(formatter, JsonFormatter):
@@ -79,7 +82,8 @@ def test_log_access_writes_through_the_servers_handler_or_the_usual_way() -> Non
                 assert line.endswith(' INFO uvicorn.access: 127.0.0.1:5000 - "GET /healthz '
                                      'HTTP/1.1" 200\n')
             access.setLevel(logging.WARNING)
-            log_access(access, args)
+            with ThreadPoolExecutor(1) as pool:
+                pool.submit(log_access, access, args).result(timeout=30)
             assert stream.getvalue() == line  # below the level: nothing
     finally:
         access.handlers, access.propagate, access.disabled = saved[0], saved[1], saved[3]
