@@ -106,8 +106,10 @@ var RulesEngine = (function (R, M) {
       /** @type {Record<string, number>} */
       this.gamesById = dict();
       index.games.forEach((g, i) => { this.gamesById[g.id] = i; });
+      /** Everyday words, never taken for typos (`Corpus.words`, app/corpus/words.py). */
+      this.everyday = new Set(index.words);
       this.rewriter = new M.Rewriter(an, index.synonyms, index.related, index.game_names,
-        (w) => this.knows(w));
+        (w) => this.knows(w), this.everyday);
       /** @type {Vocabulary} */
       this.hangul = new R.Vocabulary(an, {}, null);
       /** @type {Vocabulary} */
@@ -304,10 +306,11 @@ var RulesEngine = (function (R, M) {
       /** @type {[string, string][]} */
       const found = [];
       // The plan's corrections spent the budget first (a word's stem, then the word).
-      let left = this.c.budget.corrections - plan.words.filter((w) => !w.known && !this.an.isFunctionWord(w.text))
+      let left = this.c.budget.corrections - plan.words.filter((w) => !w.known && !w.everyday && !this.an.isFunctionWord(w.text))
         .reduce(function (n, w) { return n + 1 + (w.stem !== w.text ? 1 : 0); }, 0);
       plan.words.forEach((w) => {
-        if (w.known || this.an.isFunctionWord(w.text) || left <= 0) return;
+        // An everyday word (머리) is a word, not a misspelt one of the texts (버리).
+        if (w.known || w.everyday || this.an.isFunctionWord(w.text) || left <= 0) return;
         left -= 1;
         // A short Hangul word falls back to the rules' words only (typos.wide_fallback_min).
         const vocab = !w.hangul ? this.wideEnglish :
@@ -355,8 +358,11 @@ var RulesEngine = (function (R, M) {
             (grams.length ? grams : forms).some((f) => vocab.knows(f));
           /** @type {string[]} */
           let corrections = [];
+          // An everyday word, as typed or without its particle or ending, is never a typo.
+          const real = hangul && !known && this.everyday.size > 0 &&
+            [token].concat(forms).some((f) => this.everyday.has(f));
           const inflected = hangul && !known && an.isInflected(token);
-          if (!known && left > 0 && !an.isFunctionWord(token)) {
+          if (!known && !real && left > 0 && !an.isFunctionWord(token)) {
             left -= 1;
             // A verb form is corrected only by a long stem (틈새공걱하면).
             if (!inflected || stem.length >= this.c.typos.inflected_stem) {
@@ -368,7 +374,7 @@ var RulesEngine = (function (R, M) {
             }
           }
           analysed.set(token, { text: token, variants: forms, stem: stem, hangul: hangul,
-            known: known, corrections: corrections, english: "", grams: grams });
+            known: known, corrections: corrections, english: "", grams: grams, everyday: real });
         }
         considered.push(token);
       }

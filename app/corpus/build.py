@@ -19,6 +19,7 @@ from pathlib import Path
 from app.corpus.history import History, compute_history
 from app.corpus.ids import id_problem
 from app.corpus.languages import Language, load_languages
+from app.corpus.words import load_words
 from app.corpus.manifest import MANIFEST, Manifest, load_manifest, oversized_files
 from app.corpus.models import (
     Corpus,
@@ -189,6 +190,12 @@ def _build(data_dir: Path, urls: Urls) -> tuple[Corpus | None, list[Problem]]:
     if problems:
         return None, problems
     games, icons, languages = _vocabulary(data_dir, manifest, problems)
+    words: frozenset[str] = frozenset()
+    if manifest.words_file:
+        try:
+            words = load_words(data_dir, manifest.words_file)
+        except DataError as exc:
+            problems.append(Problem(exc.file, exc.entry, exc.problem, error=True))
     vocabulary_problems = len(problems)
     drafts: dict[str, _Draft] = {}
     order: dict[str, list[str]] = {}
@@ -235,6 +242,7 @@ def _build(data_dir: Path, urls: Urls) -> tuple[Corpus | None, list[Problem]]:
     files = declared_files(data_dir, manifest)
     corpus = _freeze(specs, drafts, order, data_version(data_dir, files), linker,
                      games, pairs, _updated(data_dir, manifest.files), languages)
+    corpus = dataclasses.replace(corpus, words=words)
     problems.extend(linker.problems_after_freeze(corpus))
     problems.extend(_synonym_warnings(corpus))
     problems.extend(answers_warnings(corpus))

@@ -317,10 +317,12 @@ class SearchIndex:
         return searcher
 
     def plan(self, query: str, *, correct: bool = True,
-             related: tuple[tuple[str, str], ...] = ()) -> Plan:
-        """The analysed query (exposed for tests and the bench)."""
+             related: tuple[tuple[str, str], ...] = (), everyday: bool = True) -> Plan:
+        """The analysed query (exposed for tests, the bench and `scripts/everyday_words.py`,
+        which asks with `everyday` false which real words the engine would take for typos)."""
         return make_plan(clean(query), self._hangul, self._english, self.budget,
-                         correct=correct, loanword=self._sounds_like, related=related)
+                         correct=correct, loanword=self._sounds_like, related=related,
+                         everyday=self.corpus.words if everyday else frozenset())
 
     def _sounds_like(self, hangul: str) -> str | None:
         """The English name a Hangul loanword sounds like, or the official term of the
@@ -328,9 +330,11 @@ class SearchIndex:
         found = self._loanwords.english(hangul)
         return self._listed.get(found, found) if found else None
 
-    def rewrite(self, query: str, game: str | None = None) -> Rewrite:
-        """The query with players' words replaced by the rules' terms (synonyms files)."""
-        return self._rewriter.rewrite(clean(query), game, self.budget, self._knows)
+    def rewrite(self, query: str, game: str | None = None, *, everyday: bool = True) -> Rewrite:
+        """The query with players' words replaced by the rules' terms (synonyms files); with
+        `everyday` false, as if no word were an everyday word (`plan`)."""
+        return self._rewriter.rewrite(clean(query), game, self.budget, self._knows,
+                                      self.corpus.words if everyday else frozenset())
 
     def _knows(self, word: str) -> bool:
         return word in self._hangul or word in self._english
@@ -387,10 +391,12 @@ class SearchIndex:
         # as typed is cleaned once. What the keyboard's layout or a synonym changed is cleaned
         # again (it may be longer than `clean.max_query`).
         rewrite = Rewrite(text) if as_typed else self._rewriter.rewrite(
-            typed if meant is None else clean(text), game, self.budget, self._knows)
+            typed if meant is None else clean(text), game, self.budget, self._knows,
+            self.corpus.words)
         plan = make_plan(typed if rewrite.text is typed else clean(rewrite.text), self._hangul,
                          self._english, self.budget, correct=not as_typed,
-                         loanword=self._sounds_like, related=rewrite.related)
+                         loanword=self._sounds_like, related=rewrite.related,
+                         everyday=self.corpus.words)
         # What the page tells the player about the query, whatever the results.
         # Quoted without the particle (‘크루’, not ‘크루를’), like the synonyms.
         loanwords = tuple((w.stem or w.text, w.english, self._officials.get(w.english, ""))
@@ -719,9 +725,10 @@ class SearchIndex:
         # The plan's corrections spent the budget first (a word's stem, then the word).
         left = self.budget.corrections - sum(
             2 if w.stem != w.text else 1 for w in plan.words
-            if not w.known and not analysis.is_function_word(w.text))
+            if not w.known and not w.everyday and not analysis.is_function_word(w.text))
         for word in plan.words:
-            if word.known or analysis.is_function_word(word.text):
+            # An everyday word (머리) is a word, not a misspelt one of the texts (버리).
+            if word.known or word.everyday or analysis.is_function_word(word.text):
                 continue
             if left <= 0:
                 break
