@@ -604,6 +604,15 @@ var RulesEngine = (function (R, M) {
       return segments[counts.indexOf(Math.max.apply(null, counts))];
     }
 
+    /** Whether the corrected query's best document holds more of the query's words (the
+     * re-rank's coordination) than the uncorrected query's best (searcher.clearly_better).
+     * @param {Plan} corrected @param {number} best @param {Plan} plain @param {number} plainBest */
+    clearlyBetter(corrected, best, plain, plainBest) {
+      const r = this.reranker;
+      return r.features(r.prepare(corrected), best).coordination >
+        r.features(r.prepare(plain), plainBest).coordination;
+    }
+
     /** The content words of `plan` no document of `ranked` has: not known or corrected, not
      * replaced by a synonym, and in no result's text even with its spaces taken out (교전중 is
      * in "교전 중인") (searcher.SearchIndex._missing).
@@ -654,6 +663,16 @@ var RulesEngine = (function (R, M) {
       const allowed = this.allowed(game);
       if ((!plan.words.length && !plan.initials) || allowed === undefined) return result;
       let first = this.ranking(plan, allowed);
+      if (first.order.length && corrections.length) {
+        // A correction only where it clearly finds better (searcher.SearchIndex._search).
+        const plain = this.plan(rewrite.text, false, rewrite.related);
+        const found = this.ranking(plain, allowed);
+        if (found.order.length && !this.clearlyBetter(plan, first.order[0], plain, found.order[0])) {
+          plan = plain;
+          first = found;
+          result.corrections = [];
+        }
+      }
       if (allowed) {
         const other = this.elsewhere(plan, allowed, first);
         if (other !== null && !offset) result.elsewhere = this.hit(other, S.makeSnippet(this.segments[other][0].flat, null, c.snippet));

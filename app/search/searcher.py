@@ -393,10 +393,10 @@ class SearchIndex:
         rewrite = Rewrite(text) if as_typed else self._rewriter.rewrite(
             typed if meant is None else clean(text), game, self.budget, self._knows,
             self.corpus.words)
-        plan = make_plan(typed if rewrite.text is typed else clean(rewrite.text), self._hangul,
-                         self._english, self.budget, correct=not as_typed,
-                         loanword=self._sounds_like, related=rewrite.related,
-                         everyday=self.corpus.words)
+        planned = typed if rewrite.text is typed else clean(rewrite.text)
+        plan = make_plan(planned, self._hangul, self._english, self.budget,
+                         correct=not as_typed, loanword=self._sounds_like,
+                         related=rewrite.related, everyday=self.corpus.words)
         # What the page tells the player about the query, whatever the results.
         # Quoted without the particle (‘크루’, not ‘크루를’), like the synonyms.
         loanwords = tuple((w.stem or w.text, w.english, self._officials.get(w.english, ""))
@@ -415,6 +415,17 @@ class SearchIndex:
         # A page needs only its own places certain, unless the whole list is reordered below.
         prefix = offset + limit if named is None and demote is None else None
         first = self.ranking(plan, allowed, prefix=prefix)
+        if first.order and empty.corrections:
+            # A correction only where it clearly finds better: else the words as typed, and
+            # the fallbacks below say what they did (a word left out, a similar word).
+            plain = make_plan(planned, self._hangul, self._english, self.budget,
+                              correct=False, loanword=self._sounds_like,
+                              related=rewrite.related, everyday=self.corpus.words)
+            found = self.ranking(plain, allowed, prefix=prefix)
+            if found.order and not self.clearly_better(plan, first.order[0], plain,
+                                                       found.order[0]):
+                plan, first = plain, found
+                empty = dataclasses.replace(empty, corrections=())
         ranked = first.order
         if allowed is not None:
             empty = dataclasses.replace(empty, elsewhere=self.elsewhere(plan, allowed, first))
@@ -462,6 +473,16 @@ class SearchIndex:
             s.shown, docs[doc_id].anchor, docs[doc_id].heading)
             for doc_id, s in zip(page, shown, strict=True))
         return dataclasses.replace(empty, total=len(ranked), hits=hits)
+
+    def clearly_better(self, corrected: Plan, best: str, plain: Plan, plain_best: str) -> bool:
+        """Whether the corrected query's best entry `best` holds more of the query's words
+        (the re-rank's coordination: their weighted share) than the uncorrected query's best
+        `plain_best` does. A true typo (`틈세 공격`) finds a word more (틈새 beside 공격); a
+        real word taken for one (a rare word one jamo from a rules' term) finds as many words
+        either way, and is left as typed."""
+        reranker = self._reranker
+        return (reranker.features(reranker.prepare(corrected), best).coordination
+                > reranker.features(reranker.prepare(plain), plain_best).coordination)
 
     def _segments_of(self, entry_id: str) -> tuple[_Segment, ...]:
         """The texts a result may be shown in (its own, then each translation's), made when
