@@ -3,8 +3,9 @@
 A real word the rules never use (머리, 우산) that is one jamo from a rules' term (버리, 우선)
 was "corrected" into it (#23). This script lists, from kiwipiepy's dictionary, the common nouns
 (NNG, at least two syllables) that the engine, with no such list, would change: correct into a
-rules' term, hear as an English loanword, take for a near miss of a players' word, or swap for
-a similar word of the texts when nothing is found. Only those can be wrongly corrected, so the
+rules' term, take for a near miss of a players' word, or swap for a similar word of the texts
+when nothing is found. (Heard as a loanword the rules use, a word is a players' word: 파기,
+purge → 게임에서 제거하다; the list does not stop that.) Only those can be wrongly corrected, so the
 file stays small enough to ship in the browser's index (`app/corpus/words.py` reads it).
 
 kiwipiepy is a build-time tool here, never a run-time dependency:
@@ -33,8 +34,8 @@ TOP = 30000
 HEADER = """\
 # Everyday Korean words that are never taken for typos (#23): the common nouns (NNG) among the
 # {top} most frequent morphemes of kiwipiepy {version}'s dictionary that the search, without
-# this list, would have corrected into a rules' term, heard as an English loanword or swapped
-# for a similar word of the texts. Written by `python -m scripts.everyday_words` (do not edit
+# this list, would have corrected into a rules' term or swapped for a similar word of the
+# texts. Written by `python -m scripts.everyday_words` (do not edit
 # by hand: re-run it after the data changes). {count} words, in Kiwi's frequency order.
 """
 
@@ -67,8 +68,7 @@ def mistaken(index: SearchIndex, word: str) -> bool:
     if first.known:
         return False
     rewrite = index.rewrite(word, everyday=False)
-    return bool(first.corrections or first.english or rewrite.synonyms
-                or index.nearest_words(plan))
+    return bool(first.corrections or rewrite.synonyms or index.nearest_words(plan))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,7 +5,7 @@ term (버리, 우선, 가장), such a word looked like a typo and was "corrected
 file lists the common words of the language that lie within the typo allowance of the
 index's correction targets: only those could be taken for typos, which keeps it small enough
 to ship to the browser engine too. Both engines leave a listed word as typed (never corrected,
-never read as a loanword, never swapped for a similar word of the texts).
+never swapped for a similar word of the texts).
 
 `scripts/everyday_words.py` writes it at build time from kiwipiepy's dictionary (not a
 run-time dependency). The format: one word per line, `#` starts a comment line.

@@ -49,7 +49,7 @@ class QueryWord:
     #: A Han word's character bigrams (`analysis.han_grams`): what it is looked up by.
     grams: tuple[str, ...] = ()
     #: An everyday word the index does not know (`Corpus.words`: 머리, 우산): left as typed,
-    #: never corrected, read as a loanword or swapped for a similar word of the texts.
+    #: never corrected or swapped for a similar word of the texts.
     everyday: bool = False
 
     @property
@@ -170,7 +170,9 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
                     corrections_left -= 1
                     corrections = tuple(c.term for c in vocab.corrections(token))
             english = ""
-            if (hangul and attempted and not corrections and loanword is not None
+            # An everyday word may still be heard as a loanword the rules use (파기, purge →
+            # 게임에서 제거하다): that is a players' word, not a typo.
+            if (hangul and (attempted or real) and not corrections and loanword is not None
                     and not inflected and (len(token) > 1 or len(raw) <= 2)):
                 # In a sentence, two consonants (보태: p-t, 싸우지: s-j) sound like too many
                 # English words to be read as one (evade, surge): three at least.
