@@ -19,7 +19,6 @@ from pathlib import Path
 from app.corpus.history import History, compute_history
 from app.corpus.ids import id_problem
 from app.corpus.languages import Language, load_languages
-from app.corpus.words import load_words
 from app.corpus.manifest import MANIFEST, Manifest, load_manifest, oversized_files
 from app.corpus.models import (
     Corpus,
@@ -36,6 +35,7 @@ from app.corpus.revisions import declared_files
 from app.corpus.tables import anchor_explanations, resolve_table
 from app.corpus.translations import pair_translations
 from app.corpus.vocabulary import load_game
+from app.corpus.words import load_words
 from app.errors import DataError, printable
 from app.render.icons import IconSet, load_icons
 from app.render.markup import LinkTarget, Rendered, render, render_inline

@@ -421,10 +421,10 @@ class SearchIndex:
             plain = make_plan(planned, self._hangul, self._english, self.budget,
                               correct=False, loanword=self._sounds_like,
                               related=rewrite.related, everyday=self.corpus.words)
-            found = self.ranking(plain, allowed, prefix=prefix)
-            if found.order and not self.clearly_better(plan, first.order[0], plain,
-                                                       found.order[0]):
-                plan, first = plain, found
+            typed_first = self.ranking(plain, allowed, prefix=prefix)
+            if typed_first.order and not self.clearly_better(plan, first.order[0], plain,
+                                                             typed_first.order[0]):
+                plan, first = plain, typed_first
                 empty = dataclasses.replace(empty, corrections=())
         ranked = first.order
         if allowed is not None:
