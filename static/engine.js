@@ -604,13 +604,18 @@ var RulesEngine = (function (R, M) {
       return segments[counts.indexOf(Math.max.apply(null, counts))];
     }
 
-    /** Whether the corrected query's best document holds more of the query's words (the
-     * re-rank's coordination) than the uncorrected query's best (searcher.clearly_better).
+    /** Whether the corrected query's best document holds more of the query's words the index
+     * has than the uncorrected query's best (searcher.SearchIndex.clearly_better).
      * @param {Plan} corrected @param {number} best @param {Plan} plain @param {number} plainBest */
     clearlyBetter(corrected, best, plain, plainBest) {
-      const r = this.reranker;
-      return r.features(r.prepare(corrected), best).coordination >
-        r.features(r.prepare(plain), plainBest).coordination;
+      return this.found(corrected, best) > this.found(plain, plainBest) + this.c.typos.gain_tolerance;
+    }
+    /** The total weight of the words of `plan` the index has (or corrected to one of its words)
+     * that document `d` holds (searcher.SearchIndex._found). @param {Plan} plan @param {number} d */
+    found(plan, d) {
+      const words = plan.words.filter(function (w) { return w.known || w.corrections.length > 0; });
+      const q = this.reranker.prepare(Object.assign({}, plan, { words: words }));
+      return this.reranker.features(q, d).coordination * q.total;
     }
 
     /** The content words of `plan` no document of `ranked` has: not known or corrected, not

@@ -476,13 +476,21 @@ class SearchIndex:
 
     def clearly_better(self, corrected: Plan, best: str, plain: Plan, plain_best: str) -> bool:
         """Whether the corrected query's best entry `best` holds more of the query's words
-        (the re-rank's coordination: their weighted share) than the uncorrected query's best
-        `plain_best` does. A true typo (`틈세 공격`) finds a word more (틈새 beside 공격); a
-        real word taken for one (a rare word one jamo from a rules' term) finds as many words
-        either way, and is left as typed."""
-        reranker = self._reranker
-        return (reranker.features(reranker.prepare(corrected), best).coordination
-                > reranker.features(reranker.prepare(plain), plain_best).coordination)
+        than the uncorrected query's best `plain_best` does: the re-rank's coordination
+        (their weighted share) times the words' total weight, counting only words the index
+        has. A word of neither (the typo as typed, an everyday word) is in no entry as a word,
+        only as letters of another (태로 in 상태로). A true typo (`틈세 공격`) finds a word
+        more (틈새 beside 공격); a real word taken for one (미혼자 → 혼자, beside 조건) finds as
+        many words either way, and is left as typed."""
+        return (self._found(corrected, best) > self._found(plain, plain_best)
+                + CONTRACT.typos.gain_tolerance)
+
+    def _found(self, plan: Plan, entry_id: str) -> float:
+        """The total weight of the words of `plan` the index has (or corrected to one of its
+        words) that the entry holds."""
+        words = tuple(w for w in plan.words if w.known or w.corrections)
+        prepared = self._reranker.prepare(dataclasses.replace(plan, words=words))
+        return self._reranker.features(prepared, entry_id).coordination * prepared.total
 
     def _segments_of(self, entry_id: str) -> tuple[_Segment, ...]:
         """The texts a result may be shown in (its own, then each translation's), made when
