@@ -106,8 +106,10 @@ var RulesEngine = (function (R, M) {
       /** @type {Record<string, number>} */
       this.gamesById = dict();
       index.games.forEach((g, i) => { this.gamesById[g.id] = i; });
+      /** Everyday words, never taken for typos (`Corpus.words`, app/corpus/words.py). */
+      this.everyday = new Set(index.words);
       this.rewriter = new M.Rewriter(an, index.synonyms, index.related, index.game_names,
-        (w) => this.knows(w));
+        (w) => this.knows(w), this.everyday);
       /** @type {Vocabulary} */
       this.hangul = new R.Vocabulary(an, {}, null);
       /** @type {Vocabulary} */
@@ -304,10 +306,11 @@ var RulesEngine = (function (R, M) {
       /** @type {[string, string][]} */
       const found = [];
       // The plan's corrections spent the budget first (a word's stem, then the word).
-      let left = this.c.budget.corrections - plan.words.filter((w) => !w.known && !this.an.isFunctionWord(w.text))
+      let left = this.c.budget.corrections - plan.words.filter((w) => !w.known && !w.everyday && !this.an.isFunctionWord(w.text))
         .reduce(function (n, w) { return n + 1 + (w.stem !== w.text ? 1 : 0); }, 0);
       plan.words.forEach((w) => {
-        if (w.known || this.an.isFunctionWord(w.text) || left <= 0) return;
+        // An everyday word (머리) is a word, not a misspelt one of the texts (버리).
+        if (w.known || w.everyday || this.an.isFunctionWord(w.text) || left <= 0) return;
         left -= 1;
         // A short Hangul word falls back to the rules' words only (typos.wide_fallback_min).
         const vocab = !w.hangul ? this.wideEnglish :
@@ -355,8 +358,11 @@ var RulesEngine = (function (R, M) {
             (grams.length ? grams : forms).some((f) => vocab.knows(f));
           /** @type {string[]} */
           let corrections = [];
+          // An everyday word, as typed or without its particle or ending, is never a typo.
+          const real = hangul && !known && this.everyday.size > 0 &&
+            [token].concat(forms).some((f) => this.everyday.has(f));
           const inflected = hangul && !known && an.isInflected(token);
-          if (!known && left > 0 && !an.isFunctionWord(token)) {
+          if (!known && !real && left > 0 && !an.isFunctionWord(token)) {
             left -= 1;
             // A verb form is corrected only by a long stem (틈새공걱하면).
             if (!inflected || stem.length >= this.c.typos.inflected_stem) {
@@ -368,7 +374,7 @@ var RulesEngine = (function (R, M) {
             }
           }
           analysed.set(token, { text: token, variants: forms, stem: stem, hangul: hangul,
-            known: known, corrections: corrections, english: "", grams: grams });
+            known: known, corrections: corrections, english: "", grams: grams, everyday: real });
         }
         considered.push(token);
       }
@@ -598,6 +604,20 @@ var RulesEngine = (function (R, M) {
       return segments[counts.indexOf(Math.max.apply(null, counts))];
     }
 
+    /** Whether the corrected query's best document holds more of the query's words the index
+     * has than the uncorrected query's best (searcher.SearchIndex.clearly_better).
+     * @param {Plan} corrected @param {number} best @param {Plan} plain @param {number} plainBest */
+    clearlyBetter(corrected, best, plain, plainBest) {
+      return this.found(corrected, best) > this.found(plain, plainBest) + this.c.typos.gain_tolerance;
+    }
+    /** The total weight of the words of `plan` the index has (or corrected to one of its words)
+     * that document `d` holds (searcher.SearchIndex._found). @param {Plan} plan @param {number} d */
+    found(plan, d) {
+      const words = plan.words.filter(function (w) { return w.known || w.corrections.length > 0; });
+      const q = this.reranker.prepare(Object.assign({}, plan, { words: words }));
+      return this.reranker.features(q, d).coordination * q.total;
+    }
+
     /** The content words of `plan` no document of `ranked` has: not known or corrected, not
      * replaced by a synonym, and in no result's text even with its spaces taken out (교전중 is
      * in "교전 중인") (searcher.SearchIndex._missing).
@@ -648,6 +668,16 @@ var RulesEngine = (function (R, M) {
       const allowed = this.allowed(game);
       if ((!plan.words.length && !plan.initials) || allowed === undefined) return result;
       let first = this.ranking(plan, allowed);
+      if (first.order.length && corrections.length) {
+        // A correction only where it clearly finds better (searcher.SearchIndex._search).
+        const plain = this.plan(rewrite.text, false, rewrite.related);
+        const found = this.ranking(plain, allowed);
+        if (found.order.length && !this.clearlyBetter(plan, first.order[0], plain, found.order[0])) {
+          plan = plain;
+          first = found;
+          result.corrections = [];
+        }
+      }
       if (allowed) {
         const other = this.elsewhere(plan, allowed, first);
         if (other !== null && !offset) result.elsewhere = this.hit(other, S.makeSnippet(this.segments[other][0].flat, null, c.snippet));

@@ -42,12 +42,15 @@ var RulesMatching = (function (R) {
   /** Players' words → the official terms, related words, game names. */
   class Rewriter {
     /** @param {Analysis} an @param {Tables} synonyms @param {Tables} related
-     * @param {Record<string, string[]>} names @param {(word: string) => boolean} knows */
-    constructor(an, synonyms, related, names, knows) {
+     * @param {Record<string, string[]>} names @param {(word: string) => boolean} knows
+     * @param {Set<string>} everyday */
+    constructor(an, synonyms, related, names, knows, everyday) {
       this.an = an;
       this.c = an.c;
       this.names = names;
       this.knows = knows;
+      /** Everyday words: never a near miss of a players' word (rewrite.Rewriter.rewrite). */
+      this.everyday = everyday;
       this.related = withMerged(related);
       this.tables = withMerged(synonyms);
       /** @type {Record<string, Vocabulary>} */
@@ -117,7 +120,7 @@ var RulesMatching = (function (R) {
         // A light word is never a players' word for a term (말고 is not 말).
         let found = an.isFunctionWord(word) ? null : this.synonymAt(words, i, table);
         if (!found && asks > 0 && isHangul(word) && !an.isFunctionWord(word) &&
-            !an.variants(word).some(known)) {
+            !an.variants(word).some((v) => known(v) || this.everyday.has(v))) {
           asks -= 1;
           const close = near.corrections(an.stem(word), 1);
           if (close.length && close[0].distance <= this.c.rewrite.spelling_distance) {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -33,6 +34,24 @@ def test_check_fails_on_duplicate_ids(tmp_path: Path) -> None:
     result = _run("-m", "app", "check", "--data-dir", str(folder))
     assert result.returncode == 1
     assert 'error: rules.json: [1] (id "A"): duplicate id "A"' in result.stderr
+
+
+def test_check_reads_the_everyday_words_file(tmp_path: Path) -> None:
+    # The manifest's `words` file (everyday words never corrected) is checked like any other.
+    folder = write_rules_data(tmp_path, [{"id": "A", "title": "가"}])
+    manifest = json.loads((folder / "sources.json").read_text(encoding="utf-8"))
+    (folder / "sources.json").write_text(json.dumps({**manifest, "words": "ko-words.txt"}),
+                                         encoding="utf-8")
+    (folder / "ko-words.txt").write_text("# comment\n머리\numbrella\n", encoding="utf-8")
+    result = _run("-m", "app", "check", "--data-dir", str(folder))
+    assert result.returncode == 1
+    assert "error: ko-words.txt: line 3: expected one word of Hangul syllables" in result.stderr
+    (folder / "ko-words.txt").write_text("머리\n우산\n머리\n", encoding="utf-8")
+    result = _run("-m", "app", "check", "--data-dir", str(folder))
+    assert 'ko-words.txt: line 3: "머리" is listed twice' in result.stderr
+    (folder / "ko-words.txt").unlink()
+    result = _run("-m", "app", "check", "--data-dir", str(folder))
+    assert result.returncode == 1 and "ko-words.txt" in result.stderr
 
 
 def test_server_refuses_broken_data_with_one_line_and_no_traceback(tmp_path: Path) -> None:

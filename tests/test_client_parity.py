@@ -135,6 +135,24 @@ def test_a_short_real_word_is_not_corrected_into_another(served: dict[str, Any])
     assert "자기" not in json.dumps(browser, ensure_ascii=False)
 
 
+def test_everyday_words_are_never_corrected_in_the_browser_either(
+        client: TestClient, served: dict[str, Any]) -> None:
+    # 머리 (head), 우산 (umbrella), 가방, 의자, 사진: real words one jamo from a rules' term
+    # (버리, 우선, 가장, 의지, 소진), once "corrected" into it; a real typo still is.
+    server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]
+    queries = ["머리 빗자루 우산", "가방", "의자", "사진", "틈세 공격", "조사쟈"]
+    answers = enginejs.run({**served, "queries": [{"q": q} for q in queries]})["results"]
+    for query, browser in zip(queries, answers, strict=True):
+        found = server.search(query)
+        assert [tuple(pair) for pair in browser["corrections"]] == list(found.corrections), query
+        assert [tuple(pair) for pair in browser["fallback"]] == list(found.fallback), query
+    by_query = dict(zip(queries, answers, strict=True))
+    for query in queries[:4]:
+        assert by_query[query]["corrections"] == [] and by_query[query]["fallback"] == [], query
+    assert by_query["틈세 공격"]["corrections"] == [["틈세", "틈새"]]
+    assert by_query["조사쟈"]["corrections"] == [["조사쟈", "조사자"]]
+
+
 def test_served_files_are_of_the_served_data(client: TestClient, served: dict[str, Any]) -> None:
     version = client.get("/readyz").json()["version"]
     for path in (served["index"], served["texts"]):

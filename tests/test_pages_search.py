@@ -56,6 +56,20 @@ def test_the_results_page_teaches_the_official_term_and_offers_the_query_as_type
     assert "결과가 없어" not in as_typed
 
 
+def test_everyday_words_get_no_false_correction_notice(client: TestClient) -> None:
+    # Real words the rules never use (머리 head, 우산 umbrella) were "corrected" into rules'
+    # words one jamo away (버리, 우선): the page said so and showed 버리기 (#23).
+    page = client.get("/search", params={"q": "머리 빗자루 우산"}).text
+    assert "결과가 없어" not in page and "비슷한 낱말" not in page
+    assert "버리" not in page and "우선" not in page
+    for word in ("가방", "의자", "사진", "머리가"):
+        assert "결과가 없어" not in client.get("/search", params={"q": word}).text, word
+    # A real typo is still corrected, and says so.
+    page = client.get("/search", params={"q": "틈세 공격"}).text
+    assert "‘틈세’ 결과가 없어 ‘틈새’로 찾았습니다" in page
+    assert "/rules/Attack_of_Opportunity" in page
+
+
 def test_particles_follow_the_word_they_quote(client: TestClient) -> None:
     page = client.get("/search", params={"q": "qqqzzz"}).text
     assert "“qqqzzz”와 일치하는 항목이 없습니다." in page and "와(과)" not in page

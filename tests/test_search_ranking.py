@@ -270,6 +270,34 @@ def test_real_words_are_never_corrected(index: SearchIndex) -> None:
     assert index.search("딜").synonyms == (("딜", "피해"),)
 
 
+def test_everyday_words_are_left_as_typed(index: SearchIndex) -> None:
+    # 머리 (head), 우산 (umbrella), 가방, 의자, 사진 are one jamo from rules' words (버리, 우선,
+    # 가장, 의지, 소진) and were "corrected" into them: the everyday words file lists them.
+    found = index.search("머리 빗자루 우산")
+    assert not found.corrections and not found.fallback
+    assert "우산" in found.dropped and "eh-버리기" not in [h.id for h in found.hits]
+    for word in ("가방", "의자", "사진", "가방을"):
+        result = index.search(word)
+        assert not result.corrections and not result.fallback, word
+    # Real typos still are corrected.
+    assert index.search("틈세 공격").corrections == (("틈세", "틈새"),)
+    assert index.search("조사쟈").corrections == (("조사쟈", "조사자"),)
+
+
+def test_a_correction_must_find_more_of_the_query_than_the_words_as_typed(
+        index: SearchIndex) -> None:
+    # 미혼자 (an unmarried person: no word of the file, rarer than its cut) is 혼자 (alone) one
+    # edit away; corrected, the best result holds no more of the query than 조건 alone finds:
+    # no correction, and the page says the word was left out.
+    plan = index.plan("미혼자 조건")
+    assert plan.words[0].corrections  # the typo path proposes one ...
+    found = index.search("미혼자 조건")
+    assert not found.corrections and found.dropped == ("미혼자",)  # ... the rule declines it
+    assert found.hits[0].id == "Triggering_Condition"
+    # 틈세 공격: corrected, the best result has both words; as typed, only 공격.
+    assert index.search("틈세 공격").hits[0].id == "Attack_of_Opportunity"
+
+
 def test_a_word_only_a_faq_question_s_title_has_is_no_correction_s_target(
         index: SearchIndex) -> None:
     # 자기 (oneself) is a word of one title only, a question ("… 자기 자신에게도 사용할 수

@@ -42,6 +42,7 @@ interface ContractTypos {
   target_title_most: number;
   question_marks: string;
   wide_fallback_min: number;
+  gain_tolerance: number;
 }
 
 interface ContractTitles {

@@ -105,6 +105,8 @@ interface ClientIndex {
   synonyms: Record<string, Record<string, string[]>>;
   related: Record<string, Record<string, string[]>>;
   game_names: Record<string, string[]>;
+  /** Everyday words, never taken for typos (`Corpus.words`). */
+  words: string[];
   rules: Rules;
   contract: Contract;
 }
@@ -166,6 +168,8 @@ interface QueryWord {
   english: string;
   /** A Han word's character bigrams. */
   grams: string[];
+  /** An everyday word the index does not know: left as typed. */
+  everyday: boolean;
 }
 
 /** query.Plan. */

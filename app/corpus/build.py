@@ -35,6 +35,7 @@ from app.corpus.revisions import declared_files
 from app.corpus.tables import anchor_explanations, resolve_table
 from app.corpus.translations import pair_translations
 from app.corpus.vocabulary import load_game
+from app.corpus.words import load_words
 from app.errors import DataError, printable
 from app.render.icons import IconSet, load_icons
 from app.render.markup import LinkTarget, Rendered, render, render_inline
@@ -189,6 +190,12 @@ def _build(data_dir: Path, urls: Urls) -> tuple[Corpus | None, list[Problem]]:
     if problems:
         return None, problems
     games, icons, languages = _vocabulary(data_dir, manifest, problems)
+    words: frozenset[str] = frozenset()
+    if manifest.words_file:
+        try:
+            words = load_words(data_dir, manifest.words_file)
+        except DataError as exc:
+            problems.append(Problem(exc.file, exc.entry, exc.problem, error=True))
     vocabulary_problems = len(problems)
     drafts: dict[str, _Draft] = {}
     order: dict[str, list[str]] = {}
@@ -235,6 +242,7 @@ def _build(data_dir: Path, urls: Urls) -> tuple[Corpus | None, list[Problem]]:
     files = declared_files(data_dir, manifest)
     corpus = _freeze(specs, drafts, order, data_version(data_dir, files), linker,
                      games, pairs, _updated(data_dir, manifest.files), languages)
+    corpus = dataclasses.replace(corpus, words=words)
     problems.extend(linker.problems_after_freeze(corpus))
     problems.extend(_synonym_warnings(corpus))
     problems.extend(answers_warnings(corpus))

@@ -56,6 +56,8 @@ class Manifest:
     upstream_base: str = ""
     #: An upstream commit's page, with `{commit}` for its hash (the history links to it).
     commit_url: str = ""
+    #: The file of everyday words near the rules' terms, never taken for typos (`words.py`).
+    words_file: str = ""
 
     @property
     def files(self) -> tuple[str, ...]:
@@ -64,7 +66,8 @@ class Manifest:
         names = ({s.file for s in self.sources} | {g.names_file for g in self.games}
                  | {g.synonyms_file for g in self.games} | {g.answers_file for g in self.games}
                  | {s.history.index_file for s in self.sources if s.history is not None})
-        return tuple(sorted(n for n in names | {self.icons_file, self.languages_file} if n))
+        return tuple(sorted(n for n in names | {self.icons_file, self.languages_file,
+                                                self.words_file} if n))
 
 
 def load_manifest(data_dir: Path) -> Manifest:
@@ -96,9 +99,14 @@ def load_manifest(data_dir: Path) -> Manifest:
         raise DataError(MANIFEST, "", '"languages" must name the languages file (e.g. '
                                       '"languages.json")')
     _declared_file("", "languages", languages)
+    words = doc.get("words", "")
+    if not isinstance(words, str):
+        raise DataError(MANIFEST, "", '"words" must name the everyday words file (e.g. '
+                                      '"ko-words.txt")')
+    _declared_file("", "words", words)
     base, commit_url = _upstream(doc.get("upstream", {}))
     return Manifest(games, sources, icons, languages, upstream_base=base,
-                    commit_url=commit_url)
+                    commit_url=commit_url, words_file=words)
 
 
 def _upstream(item: object) -> tuple[str, str]:

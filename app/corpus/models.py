@@ -234,6 +234,8 @@ class Corpus:
     updated: str = ""
     #: The declared languages (`languages.json`), by code.
     languages: Mapping[str, Language] = field(default_factory=dict)
+    #: Everyday words that are never taken for typos (the manifest's `words`, `words.py`).
+    words: frozenset[str] = frozenset()
 
     def __iter__(self) -> Iterator[Entry]:
         for source in self.sources:

@@ -208,6 +208,8 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
         "related": {game: {k: list(v) for k, v in table.items()}
                     for game, table in related_tables(corpus, wholes).items()},
         "game_names": {k: list(v) for k, v in game_name_keys(corpus, wholes).items()},
+        # Shipped once, for the browser's plan as for the server's (`Corpus.words`).
+        "words": sorted(corpus.words),
         "rules": {
             **analysis.client_tables(),
             "choseong": CHOSEONG,

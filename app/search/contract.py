@@ -210,6 +210,10 @@ class Typos:
     #: → 자기), and a real word is never "corrected" (#23). Longer words fall back to any word
     #: of the texts (고걀시키 → 고갈시키).
     wide_fallback_min: int = 3
+    #: A correction is offered only when its best result holds more of the query's words
+    #: than the words as typed find (`SearchIndex.clearly_better`): by more than this, which
+    #: only absorbs floating-point rounding (a word weighs 0.4 at least).
+    gain_tolerance: float = 1e-9
 
 
 @dataclass(frozen=True)

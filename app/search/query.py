@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Set
 from dataclasses import dataclass
 
 from app.search import analysis
@@ -48,6 +48,9 @@ class QueryWord:
     english: str = ""
     #: A Han word's character bigrams (`analysis.han_grams`): what it is looked up by.
     grams: tuple[str, ...] = ()
+    #: An everyday word the index does not know (`Corpus.words`: 머리, 우산): left as typed,
+    #: never corrected or swapped for a similar word of the texts.
+    everyday: bool = False
 
     @property
     def english_words(self) -> tuple[str, ...]:
@@ -108,8 +111,12 @@ def clean(text: str) -> str:
 def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
               budget: Budget = CONTRACT.budget, *, correct: bool = True,
               loanword: Callable[[str], str | None] | None = None,
-              related: tuple[tuple[str, str], ...] = ()) -> Plan:
+              related: tuple[tuple[str, str], ...] = (),
+              everyday: Set[str] = frozenset()) -> Plan:
     """Analyse the cleaned query `text` against the index's vocabularies.
+
+    A word of `everyday` (`Corpus.words`), as typed or without its particle or ending, is a
+    real word, never a typo: it stays as typed (`QueryWord.everyday`).
 
     With `correct` false, unknown words stay as typed (the "그대로 찾기" search). An unknown
     Hangul word with no correction is looked up by sound with `loanword` (a typo of a rules
@@ -144,12 +151,14 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
             # 서리 of 서리 토큰): never a typo, whatever the index holds.
             known = token.isdigit() or token in joined or any(f in vocab for f in grams or forms)
             corrections: tuple[str, ...] = ()
+            real = (hangul and not known and bool(everyday)
+                    and any(f in everyday for f in (token, *forms)))
             # A verb form (빠지면, 죽거나) is not a misspelt rules term, unless its stem is a
             # long one (틈새공걱하면 → 틈새공격); and it is never a loanword.
             inflected = hangul and not known and analysis.is_inflected(token)
             # A light word (나음, 몇개) says nothing the rules would: never "corrected" (나음 is
             # not 다음 misspelt).
-            attempted = (not known and corrections_left > 0
+            attempted = (not known and not real and corrections_left > 0
                          and not analysis.is_function_word(token))
             if attempted:
                 corrections_left -= 1
@@ -161,7 +170,9 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
                     corrections_left -= 1
                     corrections = tuple(c.term for c in vocab.corrections(token))
             english = ""
-            if (hangul and attempted and not corrections and loanword is not None
+            # An everyday word may still be heard as a loanword the rules use (파기, purge →
+            # 게임에서 제거하다): that is a players' word, not a typo.
+            if (hangul and (attempted or real) and not corrections and loanword is not None
                     and not inflected and (len(token) > 1 or len(raw) <= 2)):
                 # In a sentence, two consonants (보태: p-t, 싸우지: s-j) sound like too many
                 # English words to be read as one (evade, surge): three at least.
@@ -172,7 +183,7 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
                          and (len(raw) <= 2 or len(hangul_skeleton(f)) >= _SENTENCE_SKELETON)]
                 english = next(filter(None, map(loanword, heard)), None) or ""
             analysed[token] = QueryWord(token, forms, stem, hangul, known, corrections, english,
-                                        grams)
+                                        grams, real)
         considered.append(token)
     compact = "".join(considered)
     stem_compact = "".join(analysed[t].stem for t in considered)

@@ -127,12 +127,13 @@ class Rewriter:
                    for table in (self._tables[None], self._related[None], self._names))
 
     def rewrite(self, text: str, game: str | None, budget: Budget = CONTRACT.budget,
-                known: Callable[[str], bool] = lambda word: True) -> Rewrite:
+                known: Callable[[str], bool] = lambda word: True,
+                everyday: Set[str] = frozenset()) -> Rewrite:
         """`text` with the synonyms of `game` (of every game: None) replaced by their terms.
 
         Only the first `budget.words` words are looked at, as the query planner would, and
         only `budget.corrections` words the index does not know (`known`) are looked up as
-        near misses of a variant."""
+        near misses of a variant; never a word of `everyday` (`Corpus.words`), a real word."""
         table = self._tables.get(game, self._tables[None])
         related = self._related.get(game, self._related[None])
         near = self._near.get(game, self._near[None])
@@ -163,7 +164,7 @@ class Rewriter:
                      else _synonym_at(words, i, table, lasts, known))
             if (found is None and asks_left > 0 and analysis.is_hangul(word)
                     and not analysis.is_function_word(word)
-                    and not any(known(v) for v in analysis.variants(word))):
+                    and not any(known(v) or v in everyday for v in analysis.variants(word))):
                 asks_left -= 1
                 close = near.corrections(analysis.stem(word), limit=1)
                 # One jamo apart: spellings of one loanword differ by a vowel (레커닝,

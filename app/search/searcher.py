@@ -317,10 +317,12 @@ class SearchIndex:
         return searcher
 
     def plan(self, query: str, *, correct: bool = True,
-             related: tuple[tuple[str, str], ...] = ()) -> Plan:
-        """The analysed query (exposed for tests and the bench)."""
+             related: tuple[tuple[str, str], ...] = (), everyday: bool = True) -> Plan:
+        """The analysed query (exposed for tests, the bench and `scripts/everyday_words.py`,
+        which asks with `everyday` false which real words the engine would take for typos)."""
         return make_plan(clean(query), self._hangul, self._english, self.budget,
-                         correct=correct, loanword=self._sounds_like, related=related)
+                         correct=correct, loanword=self._sounds_like, related=related,
+                         everyday=self.corpus.words if everyday else frozenset())
 
     def _sounds_like(self, hangul: str) -> str | None:
         """The English name a Hangul loanword sounds like, or the official term of the
@@ -328,9 +330,11 @@ class SearchIndex:
         found = self._loanwords.english(hangul)
         return self._listed.get(found, found) if found else None
 
-    def rewrite(self, query: str, game: str | None = None) -> Rewrite:
-        """The query with players' words replaced by the rules' terms (synonyms files)."""
-        return self._rewriter.rewrite(clean(query), game, self.budget, self._knows)
+    def rewrite(self, query: str, game: str | None = None, *, everyday: bool = True) -> Rewrite:
+        """The query with players' words replaced by the rules' terms (synonyms files); with
+        `everyday` false, as if no word were an everyday word (`plan`)."""
+        return self._rewriter.rewrite(clean(query), game, self.budget, self._knows,
+                                      self.corpus.words if everyday else frozenset())
 
     def _knows(self, word: str) -> bool:
         return word in self._hangul or word in self._english
@@ -387,10 +391,12 @@ class SearchIndex:
         # as typed is cleaned once. What the keyboard's layout or a synonym changed is cleaned
         # again (it may be longer than `clean.max_query`).
         rewrite = Rewrite(text) if as_typed else self._rewriter.rewrite(
-            typed if meant is None else clean(text), game, self.budget, self._knows)
-        plan = make_plan(typed if rewrite.text is typed else clean(rewrite.text), self._hangul,
-                         self._english, self.budget, correct=not as_typed,
-                         loanword=self._sounds_like, related=rewrite.related)
+            typed if meant is None else clean(text), game, self.budget, self._knows,
+            self.corpus.words)
+        planned = typed if rewrite.text is typed else clean(rewrite.text)
+        plan = make_plan(planned, self._hangul, self._english, self.budget,
+                         correct=not as_typed, loanword=self._sounds_like,
+                         related=rewrite.related, everyday=self.corpus.words)
         # What the page tells the player about the query, whatever the results.
         # Quoted without the particle (‘크루’, not ‘크루를’), like the synonyms.
         loanwords = tuple((w.stem or w.text, w.english, self._officials.get(w.english, ""))
@@ -409,6 +415,17 @@ class SearchIndex:
         # A page needs only its own places certain, unless the whole list is reordered below.
         prefix = offset + limit if named is None and demote is None else None
         first = self.ranking(plan, allowed, prefix=prefix)
+        if first.order and empty.corrections:
+            # A correction only where it clearly finds better: else the words as typed, and
+            # the fallbacks below say what they did (a word left out, a similar word).
+            plain = make_plan(planned, self._hangul, self._english, self.budget,
+                              correct=False, loanword=self._sounds_like,
+                              related=rewrite.related, everyday=self.corpus.words)
+            typed_first = self.ranking(plain, allowed, prefix=prefix)
+            if typed_first.order and not self.clearly_better(plan, first.order[0], plain,
+                                                             typed_first.order[0]):
+                plan, first = plain, typed_first
+                empty = dataclasses.replace(empty, corrections=())
         ranked = first.order
         if allowed is not None:
             empty = dataclasses.replace(empty, elsewhere=self.elsewhere(plan, allowed, first))
@@ -456,6 +473,24 @@ class SearchIndex:
             s.shown, docs[doc_id].anchor, docs[doc_id].heading)
             for doc_id, s in zip(page, shown, strict=True))
         return dataclasses.replace(empty, total=len(ranked), hits=hits)
+
+    def clearly_better(self, corrected: Plan, best: str, plain: Plan, plain_best: str) -> bool:
+        """Whether the corrected query's best entry `best` holds more of the query's words
+        than the uncorrected query's best `plain_best` does: the re-rank's coordination
+        (their weighted share) times the words' total weight, counting only words the index
+        has. A word of neither (the typo as typed, an everyday word) is in no entry as a word,
+        only as letters of another (태로 in 상태로). A true typo (`틈세 공격`) finds a word
+        more (틈새 beside 공격); a real word taken for one (미혼자 → 혼자, beside 조건) finds as
+        many words either way, and is left as typed."""
+        return (self._found(corrected, best) > self._found(plain, plain_best)
+                + CONTRACT.typos.gain_tolerance)
+
+    def _found(self, plan: Plan, entry_id: str) -> float:
+        """The total weight of the words of `plan` the index has (or corrected to one of its
+        words) that the entry holds."""
+        words = tuple(w for w in plan.words if w.known or w.corrections)
+        prepared = self._reranker.prepare(dataclasses.replace(plan, words=words))
+        return self._reranker.features(prepared, entry_id).coordination * prepared.total
 
     def _segments_of(self, entry_id: str) -> tuple[_Segment, ...]:
         """The texts a result may be shown in (its own, then each translation's), made when
@@ -719,9 +754,10 @@ class SearchIndex:
         # The plan's corrections spent the budget first (a word's stem, then the word).
         left = self.budget.corrections - sum(
             2 if w.stem != w.text else 1 for w in plan.words
-            if not w.known and not analysis.is_function_word(w.text))
+            if not w.known and not w.everyday and not analysis.is_function_word(w.text))
         for word in plan.words:
-            if word.known or analysis.is_function_word(word.text):
+            # An everyday word (머리) is a word, not a misspelt one of the texts (버리).
+            if word.known or word.everyday or analysis.is_function_word(word.text):
                 continue
             if left <= 0:
                 break

@@ -54,7 +54,7 @@ def _plan(plan: Plan) -> dict[str, Any]:
     return {"words": [{"text": w.text, "variants": list(w.variants), "stem": w.stem,
                        "hangul": w.hangul, "known": w.known,
                        "corrections": list(w.corrections), "english": w.english,
-                       "grams": list(w.grams)}
+                       "grams": list(w.grams), "everyday": w.everyday}
                       for w in plan.words],
             "initials": plan.initials, "compact": plan.compact,
             "stem_compact": plan.stem_compact, "alias": plan.alias}

@@ -791,6 +791,8 @@ class ClientIndex(View):
     related: dict[str, dict[str, list[str]]]
     #: The compact forms a query may name a game by → [game id] (`rewrite.name_keys`).
     game_names: dict[str, list[str]]
+    #: Everyday words that are never taken for typos (`Corpus.words`, `data/ko-words.txt`).
+    words: list[str]
     #: The analysis tables (particles, endings, patterns, jamo), shipped from the Python side.
     rules: dict[str, Any]
     #: Every value both engines share, by section (`app/search/contract.py`).

@@ -1,0 +1,93 @@
+"""Write `data/ko-words.txt`: the common Korean nouns the search would take for typos.
+
+A real word the rules never use (머리, 우산) that is one jamo from a rules' term (버리, 우선)
+was "corrected" into it (#23). This script lists, from kiwipiepy's dictionary, the common nouns
+(NNG, at least two syllables) that the engine, with no such list, would change: correct into a
+rules' term, take for a near miss of a players' word, or swap for a similar word of the texts
+when nothing is found. (Heard as a loanword the rules use, a word is a players' word: 파기,
+purge → 게임에서 제거하다; the list does not stop that.) Only those can be wrongly corrected, so the
+file stays small enough to ship in the browser's index (`app/corpus/words.py` reads it).
+
+kiwipiepy is a build-time tool here, never a run-time dependency:
+
+    .venv/bin/pip install kiwipiepy kiwipiepy-model
+    .venv/bin/python -m scripts.everyday_words
+
+Kiwi numbers its morphemes by their frequency in its training corpus (가격 is 1000th, 검속
+50000th): `--top` keeps the nouns among the most frequent morphemes, the words an everyday
+query is made of. Re-run it after the data changes (new rules' terms are new targets).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from app.corpus.build import load_corpus
+from app.corpus.hangul import is_syllable
+from app.search import SearchIndex
+
+ROOT = Path(__file__).resolve().parents[1]
+#: Morphemes this far down Kiwi's frequency order are rare words (50000th: 검속, 균제); at
+#: 30000 the nouns are still everyday ones (빗자루 13080th, 딜 20907th, 조사자 34806th).
+TOP = 30000
+HEADER = """\
+# Everyday Korean words that are never taken for typos (#23): the common nouns (NNG) among the
+# {top} most frequent morphemes of kiwipiepy {version}'s dictionary that the search, without
+# this list, would have corrected into a rules' term or swapped for a similar word of the
+# texts. Written by `python -m scripts.everyday_words` (do not edit
+# by hand: re-run it after the data changes). {count} words, in Kiwi's frequency order.
+"""
+
+
+def common_nouns(top: int) -> list[str]:
+    """Kiwi's common nouns of two syllables or more among its `top` most frequent morphemes,
+    most frequent first."""
+    from kiwipiepy import Kiwi  # build-time only
+
+    kiwi = Kiwi(model_type="cong")
+    found: dict[str, None] = {}
+    for number in range(top):
+        try:
+            morpheme = kiwi.morpheme(number)
+        except (IndexError, ValueError, RuntimeError):
+            break
+        form = str(morpheme.form)
+        if (morpheme.tag == "NNG" and len(form) >= 2
+                and all(is_syllable(c) for c in form)):
+            found.setdefault(form, None)
+    return list(found)
+
+
+def mistaken(index: SearchIndex, word: str) -> bool:
+    """Whether the search, with no everyday words, would change `word` as a typo."""
+    plan = index.plan(word, everyday=False)
+    if not plan.words:
+        return False
+    first = plan.words[0]
+    if first.known:
+        return False
+    rewrite = index.rewrite(word, everyday=False)
+    return bool(first.corrections or rewrite.synonyms or index.nearest_words(plan))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", type=Path, default=ROOT / "data")
+    parser.add_argument("--top", type=int, default=TOP)
+    args = parser.parse_args(argv)
+    import kiwipiepy
+
+    corpus = load_corpus(args.data)
+    index = SearchIndex.open_or_build(corpus, None)
+    listed = [w for w in common_nouns(args.top) if mistaken(index, w)]
+    target = args.data / "ko-words.txt"
+    target.write_text(HEADER.format(top=args.top, version=kiwipiepy.__version__,
+                                    count=len(listed)) + "\n".join(listed) + "\n",
+                      encoding="utf-8")
+    print(f"{target}: {len(listed)} words")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
