@@ -173,6 +173,8 @@ class SearchIndex:
         self._attachments: tuple[Attachment, ...] = ()
         self._local = threading.local()
         self._documents = {doc.id: doc for doc in documents(corpus)}
+        # `Document.page` is a property; `one_per_page` asks it of every ranked candidate.
+        self._pages = {doc_id: doc.page for doc_id, doc in self._documents.items()}
         # What titles, names and game names are made of: whole entries, not their steps.
         wholes = tuple(d for d in self._documents.values() if not d.anchor)
         # Each document's texts as snippets cut them and as `present_terms` tests them, made
@@ -610,9 +612,9 @@ class SearchIndex:
     def one_per_page(self, order: list[str]) -> list[str]:
         """`order` with each entry's page once: where the entry or one of its steps
         (`documents.steps`) first ranks, as that document."""
-        docs, seen, out = self._documents, set(), []
+        pages, seen, out = self._pages, set(), []
         for doc_id in order:
-            page = docs[doc_id].page
+            page = pages[doc_id]
             if page not in seen:
                 seen.add(page)
                 out.append(doc_id)
