@@ -13,7 +13,7 @@ from fastapi.responses import Response
 from fastapi.testclient import TestClient
 
 from app.settings import Settings
-from app.web import history_context
+from app.web import routes
 from app.web.app import create_app
 from app.web.lean import plan_call
 from app.web.routes import ROUTES
@@ -104,7 +104,8 @@ def test_a_bug_in_a_lean_handler_gets_the_500_page(
     def broken(*args: object, **kwargs: object) -> None:
         raise ValueError("a bug in the entry view")
 
-    monkeypatch.setattr(history_context, "entry_page_context", broken)
+    # The entry view is made once per data version (`routes._entry_view`): break the call.
+    monkeypatch.setattr(routes, "_entry_view", broken)
     with_lean, without = pair
     # An owned-collections value no other test asks for: no stored answer to replay.
     headers = {"accept-encoding": "identity", "cookie": "owned=tic"}

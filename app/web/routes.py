@@ -16,7 +16,7 @@ from urllib.parse import parse_qs, quote
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from app.corpus.collections import format_owned
+from app.corpus.collections import format_owned, is_hidden
 from app.corpus.ids import canonical_id
 from app.corpus.lookup import named
 from app.errors import AppError
@@ -132,9 +132,26 @@ def entry_page(request: Request, entry_id: str) -> Response:
             return RedirectResponse(urls.entry(found[0]), status_code=301)
         if found:
             return _chooser(request, entry_id, found)
-    data = history_context.entry_page_context(lib.corpus, lib.history, entry_id, urls,
-                                              _owned(request))
-    return _page(request, "entry.html", data, urls.entry(entry_id))
+    return _page(request, "entry.html", _entry_view(lib, entry_id, urls, _owned(request)),
+                 urls.entry(entry_id))
+
+
+def _entry_view(lib: Library, entry_id: str, urls: Urls,
+                owned: frozenset[str] | None = None) -> EntryPage:
+    """The entry page's data (`history_context.entry_page_context`), made once per data
+    version: it depends on the version alone, but for `not_owned` (the one field the owned
+    collections change). Half of an uncached entry page's time was remaking it."""
+    # Per URL helper as well (apps sharing a version may have other root paths); the helper
+    # is kept beside its views, so its id names it while they live.
+    _, views = lib.views.setdefault(id(urls), (urls, {}))
+    page = views.get(entry_id)
+    if page is None:  # two threads may make it at once: either copy is the same
+        page = views.setdefault(entry_id, history_context.entry_page_context(
+            lib.corpus, lib.history, entry_id, urls))
+    assert isinstance(page, EntryPage)
+    if is_hidden(lib.corpus.entries[entry_id].collections, owned):
+        return page.model_copy(update={"not_owned": True})
+    return page
 
 
 def _moved(request: Request, entry_id: str, target: str) -> Response:
@@ -318,8 +335,7 @@ def api_entry(request: Request, entry_id: str) -> Response:
         if removed is not None:
             raise AppError(410, f"'{removed.id}' 항목은 {removed.removed}에 삭제되었습니다. "
                                 f"마지막 글과 이력: {removed.history_url}")
-    data = history_context.entry_page_context(lib.corpus, lib.history, entry_id, urls)
-    return SafeJSONResponse(data)
+    return SafeJSONResponse(_entry_view(lib, entry_id, urls))
 
 
 def api_changes(request: Request, source: str = "") -> Response:

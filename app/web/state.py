@@ -14,7 +14,7 @@ import logging
 import os
 import pickle
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
@@ -44,6 +44,9 @@ class Library:
     #: The answers that depend on the data version alone, built before the data serves
     #: (None until then: they are answered through the response cache meanwhile).
     built: BuiltAnswers | None = None
+    #: Views that depend on this version alone, made when first asked for (an entry page's
+    #: data: `routes.entry_view`). Bounded by the corpus; a new version starts empty.
+    views: dict[int, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def version(self) -> str:

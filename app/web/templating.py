@@ -13,10 +13,11 @@ from app.urls import Urls
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 #: The parts of every page that depend on the URL helper alone (`_fixed_NAME.html`: the head's
-#: styles and scripts, the brand and tools, the footer). Each is rendered once per environment
-#: and given to the templates as `fixed.NAME`, finished HTML: rendered on every request they
-#: were most of a small page's template time (about 30 function calls and escapes per page).
-FIXED = ("assets", "site_tools", "footer")
+#: styles and scripts, the brand and tools, the footer, the search form of a page without a
+#: query). Each is rendered once per environment and given to the templates as `fixed.NAME`,
+#: finished HTML: rendered on every request they were most of a small page's template time
+#: (about 30 function calls and escapes per page).
+FIXED = ("assets", "site_tools", "footer", "search_form")
 
 
 def make_environment(urls: Urls) -> Environment:
