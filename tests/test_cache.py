@@ -13,7 +13,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.settings import Settings
-from app.web.app import create_app
+from app.web.app import FrontedApp, create_app
+from app.web.hosts import public_base_of
+from app.web.inputs import first_values, page_key
 from app.web.state import reload_library
 from bench.load import cpu_seconds
 from bench.server import rss_kib, running_server
@@ -260,3 +262,30 @@ def _seen(log: Path, target: str) -> bool:
 def _computed(log: Path, target: str) -> int:
     return sum(f"computed {target} in " in line
                for line in log.read_text(encoding="utf-8").splitlines())
+
+
+@pytest.mark.parametrize("query,headers", [
+    (b"", [(b"host", b"127.0.0.1:8000")]),
+    (b"q=%ED%81%B4&z=1", [(b"host", b"127.0.0.1:8000"), (b"accept-encoding", b"gzip")]),
+    (b"", [(b"host", b""), (b"host", b"evil.example"), (b"cookie", b"owned=ahlcg-core")]),
+    (b"q=a", [(b"cookie", b"x=1"), (b"if-none-match", b'W/"a"'), (b"if-none-match", b"*")]),
+])
+def test_a_hit_is_keyed_as_the_answer_was_stored(client: TestClient, query: bytes,
+                                                 headers: list[tuple[bytes, bytes]]) -> None:
+    # The lookup reads the headers in one pass of its own; the key must be the stored one's.
+    app = client.app
+    assert isinstance(app, FrontedApp) and app.front_layer is not None
+    layer = app.front_layer
+    for path in ("/rules/The_Thing_That_Should_Not_Be", "/search", "/api/suggest"):
+        scope = {"type": "http", "method": "GET", "path": path, "raw_path": path.encode(),
+                 "root_path": "", "query_string": query, "headers": headers, "scheme": "http",
+                 "app": app}
+        route = layer.table.mark(scope)
+        assert route is not None and route.cache is not None
+        found = layer.cache.lookup(scope, route)
+        assert found is not None
+        host, accept, tag = first_values(scope, b"host", b"accept-encoding", b"if-none-match")
+        assert (found.if_none_match, found.gzip) == (tag, "gzip" in accept)
+        assert found.base == public_base_of(host, scope, layer.cache.base_url)
+        assert found.key == page_key(scope, params=route.cache.params, owned=route.cache.owned,
+                                     base=found.base)

@@ -41,7 +41,7 @@ from app.web.built import BUILD_SCOPE, BuiltAnswer, BuiltAnswers
 from app.web.encoding import gzip_accepted
 from app.web.etags import etag_matches, page_etag
 from app.web.hosts import public_base_of
-from app.web.inputs import PageKey, first_values, page_key
+from app.web.inputs import PageKey, page_key
 from app.web.known import Known, send_known
 from app.web.routing import Route, route_of
 from app.web.security import with_security
@@ -117,10 +117,14 @@ class ResponseCache:
         if found is not None:
             return found  # the front layer read it already
         policy = route.cache
-        host, accept_encoding, if_none_match = first_values(
-            scope, b"host", b"accept-encoding", b"if-none-match")
+        host, accept_encoding, if_none_match, cookie = _cache_headers(scope["headers"])
         base = public_base_of(host, scope, self.base_url)
-        key = page_key(scope, params=policy.params, owned=policy.owned, base=base)
+        if (policy.params and scope.get("query_string")) or (policy.owned and cookie):
+            key = page_key(scope, params=policy.params, owned=policy.owned, base=base)
+        else:
+            # What `page_key` makes of a request without the query or the cookie it reads,
+            # without looking for them again: most requests.
+            key = PageKey(base, get_route_path(scope), (), None)
         personal = key is not None and key.owned is not None
         found = Lookup(route, base, self.version(), gzip_accepted(accept_encoding),
                        if_none_match, key, self._extra[personal, policy.owned])
@@ -283,6 +287,29 @@ class _Sent:
         if self.etag and etag_matches(if_none_match, self.etag):
             return self.not_modified
         return self.ok
+
+
+def _cache_headers(headers: list[tuple[bytes, bytes]]) -> tuple[str, str, str, bool]:
+    """`first_values(scope, b"host", b"accept-encoding", b"if-none-match")`, and whether a
+    `Cookie` header came: the one pass over the headers a cached request makes (the generic
+    one, and a second for the cookie, cost more than the rest of the key)."""
+    host = accept = tag = None
+    cookie = False
+    for name, value in headers:
+        if name == b"host":
+            if host is None:
+                host = value
+        elif name == b"accept-encoding":
+            if accept is None:
+                accept = value
+        elif name == b"if-none-match":
+            if tag is None:
+                tag = value
+        elif name == b"cookie":
+            cookie = True
+    return ("" if host is None else host.decode("latin-1"),
+            "" if accept is None else accept.decode("latin-1"),
+            "" if tag is None else tag.decode("latin-1"), cookie)
 
 
 def _stored_headers(stored: Stored, extra: list[tuple[bytes, bytes]]) -> _Sent:
