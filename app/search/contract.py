@@ -212,8 +212,9 @@ class Typos:
     wide_fallback_min: int = 3
     #: A correction is offered only when its best result holds more of the query's words
     #: than the words as typed find (`SearchIndex.clearly_better`): by more than this, which
-    #: only absorbs floating-point rounding (a word weighs 0.4 at least).
-    gain_tolerance: float = 1e-9
+    #: only absorbs floating-point rounding (a word weighs 0.4 at least). Written so that
+    #: every JSON encoder spells it alike (`1e-9` is `1e-09` to `json.dumps`).
+    gain_tolerance: float = 0.001
 
 
 @dataclass(frozen=True)
