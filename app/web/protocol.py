@@ -332,6 +332,9 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         #: Every cycle of this connection not yet answered: uvicorn marks only the newest one
         #: disconnected when the connection is lost, and the one running would write on.
         self._cycles: weakref.WeakSet[Any] = weakref.WeakSet()
+        #: The client's address as the access lines write it (`get_client_addr`), once per
+        #: connection.
+        self._client_text: str | None = None
 
     # --- the connection ----------------------------------------------------------------------
 
@@ -488,9 +491,11 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         is fed, and a 4 KiB slice of a pipelined burst held some 80 (each with its cycle,
         and in its connection's cleanup), before the depth below was ever looked at."""
         held = self._held
-        ends = [at + len(mark) for mark in _HEAD_ENDS
-                if (at := held.find(mark, 0, _SLICE)) >= 0]
-        return min(ends, default=_SLICE)
+        crlf = held.find(b"\n\r\n", 0, _SLICE)
+        lf = held.find(b"\n\n", 0, _SLICE)
+        if crlf < 0:
+            return _SLICE if lf < 0 else lf + 2
+        return crlf + 3 if lf < 0 or crlf + 3 <= lf + 2 else lf + 2
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
@@ -593,7 +598,10 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         keep_alive = (scope["http_version"] != "1.0" and self.parser.should_keep_alive()
                       and not self._draining)
         if self.access_log:
-            log_access(self.access_logger, (get_client_addr(scope), scope["method"],
+            client = self._client_text
+            if client is None or scope.get("client") is not self.client:
+                client = self._client_text = get_client_addr(scope)
+            log_access(self.access_logger, (client, scope["method"],
                                             _logged_path(scope),
                                             scope["http_version"], answer.status))
         head = b"".join((STATUS_LINE[answer.status],
@@ -763,9 +771,11 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         kernel's send queue."""
         queued = self.transport.get_write_buffer_size()
         if self._fd >= 0 and _TIOCOUTQ is not None:
-            with contextlib.suppress(OSError):
+            try:  # not `contextlib.suppress`: this runs twice per request
                 fcntl.ioctl(self._fd, _TIOCOUTQ, self._queued, True)
-                queued += self._queued[0]
+            except OSError:
+                return queued
+            queued += self._queued[0]
         return queued
 
     def _watch_writes(self) -> int:
