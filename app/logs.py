@@ -14,6 +14,9 @@ _ACCESS = "uvicorn.access"
 #: uvicorn's access line, and our text format.
 ACCESS_MESSAGE = '%s - "%s %s HTTP/%s" %d'
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+#: `logging.Formatter.default_msec_format`, which the access lines' fast path writes itself.
+_MSEC_FORMAT = "%s,%03d"
+_ACCESS_LEVEL = f"INFO {_ACCESS}: "
 #: Longest an access line waits in `ServerLogHandler`'s buffer before it is written, and the
 #: most the buffer holds before it is written at once.
 FLUSH_SECONDS = 0.2
@@ -63,8 +66,14 @@ class TextFormatter(logging.Formatter):
         logged at `created`, made without the record; None unless the format is ours."""
         if self._fmt != TEXT_FORMAT or type(self).formatTime is not TextFormatter.formatTime:
             return None
+        second = int(created)
+        if self._second[0] == second and self.default_msec_format == _MSEC_FORMAT:
+            # `formatTime`'s text, without a record: the second's text, then `LogRecord.msecs`
+            # (the milliseconds, truncated) as `%03d` writes it.
+            msecs = int((created - second) * 1000)
+            return f"{self._second[1]},{msecs:03d} {_ACCESS_LEVEL}{message}"
         record = _Stamp(created)
-        return f"{self.formatTime(record)} INFO {_ACCESS}: {message}"  # type: ignore[arg-type]
+        return f"{self.formatTime(record)} {_ACCESS_LEVEL}{message}"  # type: ignore[arg-type]
 
 
 class _Stamp:
@@ -121,11 +130,19 @@ class ServerLogHandler(logging.StreamHandler):  # type: ignore[type-arg]
         line = formatter.access_line(time.time(), ACCESS_MESSAGE % args)
         if line is None:
             return False
-        self.acquire()
-        try:
-            self._queue(line + self.terminator, None, True)
-        finally:
-            self.release()
+        line += self.terminator
+        lock = self.lock
+        if lock is None:
+            self._queue(line, None, True)
+            return True
+        with lock:
+            lines = self._lines
+            if lines and self._due is not None and self._bytes + len(line) < FLUSH_BYTES:
+                # Most lines: a write is due already and the buffer has room (`_queue`).
+                lines.append(line)
+                self._bytes += len(line)
+            else:
+                self._queue(line, None, True)
         return True
 
     def _queue(self, line: str, record: logging.LogRecord | None, access: bool) -> None:

@@ -28,6 +28,8 @@ var RulesEngine = (function (R, M) {
   const shortest = H.shortest, dict = H.dict, compare = H.compare;
   const S = M.snippets;
   const BODY = ["body_w", "body_bg"];
+  /** The field of the questions a document answers (index.entry_fields' `ask_w`). */
+  const ASK = "ask_w";
   const LETTERS = /^\p{L}+$/u;
 
 
@@ -128,12 +130,13 @@ var RulesEngine = (function (R, M) {
       if (data.version !== this.index.version || data.analysis !== this.index.analysis) {
         throw new Error("texts and index are of different data versions");
       }
-      BODY.forEach((f) => { this.fields[f] = { decoded: new Map(), lengths: [] }; });
-      const postings = [this.fields.body_w, this.fields.body_bg], steps = this.index.rules.length_steps;
+      BODY.concat([ASK]).forEach((f) => { this.fields[f] = { decoded: new Map(), lengths: [] }; });
+      const postings = [this.fields.body_w, this.fields.body_bg, this.fields[ASK]];
+      const steps = this.index.rules.length_steps;
       data.texts.forEach((text, d) => {
-        // The questions a document answers are searched and ranked with its text (Document.searched).
-        const asks = data.asks ? data.asks[d] : "", searched = asks ? text + "\n" + asks : text;
-        const words = an.words(searched), lists = [an.wordTokens(words), an.bigramTokens(words)];
+        // The questions a document answers are a field of their own (index.entry_fields).
+        const asks = data.asks ? data.asks[d] : "", words = an.words(text);
+        const lists = [an.wordTokens(words), an.bigramTokens(words), asks ? an.wordTokens(an.words(asks)) : []];
         postings.forEach(function (field, f) {
           field.lengths.push(storedLength(steps, lists[f].length));
           addPostings(field, lists[f], d);
@@ -246,7 +249,7 @@ var RulesEngine = (function (R, M) {
         return page[d] !== d || Array.from(title).length > typos.target_title_most ||
           (last !== "" && typos.question_marks.indexOf(last) >= 0);
       });
-      ["title_w", "alias", "body_w", "title_tr", "body_tr"].forEach((field) => {
+      ["title_w", "alias", "body_w", "title_tr", "body_tr", ASK].forEach((field) => {
         const f = this.fields[field];
         if (!f) return;
         const terms = (f.raw ? Object.keys(f.raw) : Array.from(f.decoded.keys())).sort(compare);
@@ -257,7 +260,7 @@ var RulesEngine = (function (R, M) {
           // Words of every other script (searcher._vocabularies): not bare jamo.
           else if (LETTERS.test(term) && !an.jamoRun.test(term)) english[term] = (english[term] || 0) + df;
           else return;
-          if (field.indexOf("body") !== 0 && Array.from(term).length >= least &&
+          if (field.indexOf("body") !== 0 && field !== ASK && Array.from(term).length >= least &&
               !an.isFunctionWord(term) && !an.isHan(term) &&
               (field !== "title_w" || !docs.every(function (d) { return sentence[d]; }))) targets[term] = 1;
         });
@@ -417,14 +420,16 @@ var RulesEngine = (function (R, M) {
             const weight = form.length === 1 && word.text.length > 1 ? b.short_stem : 1;
             add("title_w", form, titleW * weight);
             add("body_w", form, b.body_w * weight);
+            add(ASK, form, b.ask_w * weight);
           });
         } else if (word.grams.length) {
-          word.grams.forEach(function (g) { add("title_w", g, titleW); add("body_w", g, b.body_w); });
+          word.grams.forEach(function (g) { add("title_w", g, titleW); add("body_w", g, b.body_w); add(ASK, g, b.ask_w); });
         } else {
           // As written, then folded: an ASCII word has one form.
           word.variants.forEach(function (form) {
             add("alias", form, b.alias);
             add("body_w", form, b.body_w);
+            add(ASK, form, b.ask_w);
             add("title_w", form, titleW);
           });
         }
@@ -438,6 +443,7 @@ var RulesEngine = (function (R, M) {
         word.corrections.forEach(function (fixed) {
           add("title_w", fixed, b.title_w * b.corrected);
           add("body_w", fixed, b.body_w * b.corrected);
+          add(ASK, fixed, b.ask_w * b.corrected);
           if (!word.hangul) add("alias", fixed, b.alias * b.corrected);
         });
         if (word.hangul) {

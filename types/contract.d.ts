@@ -55,6 +55,7 @@ interface ContractBoosts {
   title_bg: number;
   body_w: number;
   body_bg: number;
+  ask_w: number;
   alias: number;
   alias_whole: number;
   title_tr: number;

@@ -46,6 +46,7 @@ from app.search.index import (
     FIELDS,
     TRANSLATION_FIELDS,
     entry_fields,
+    field_counts,
     title_tokens,
 )
 from app.search.rewrite import game_name_keys, related_tables
@@ -174,8 +175,7 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
             "lang": [doc.entry.lang for doc in docs],
         },
         #: Per field, the documents its BM25 statistics count (`bm25.FieldStats`).
-        "counts": {f: sum(1 for d in docs if d.translated) if f in TRANSLATION_FIELDS
-                   else sum(1 for d in docs if d.base) for f in FIELDS},
+        "counts": field_counts(docs),
         #: The translation languages whose files (`language_index`, `language_texts`) exist.
         "languages": languages(corpus, docs),
         #: Every language's own name (`languages.json`): "한국어" beside a translation's title.
@@ -231,7 +231,8 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
 def texts(corpus: Corpus) -> dict[str, Any]:
     """Each document's text (`Document.text`: the entry's, then its English translation's),
     in docnum order: what the server indexes, ranks and quotes in the entry's fields; and the
-    questions each answers (`Document.asks`), indexed and ranked with it, never quoted."""
+    questions each answers (`Document.asks`), indexed in their own field (`ask_w`) and ranked
+    with the text, never quoted."""
     docs = documents(corpus)
     return {
         "version": corpus.version,

@@ -55,8 +55,8 @@ class Document:
     translated: tuple[Entry, ...] = ()
     #: The English translations folded into the entry's fields.
     folded: tuple[Entry, ...] = ()
-    #: The questions the entry answers (the game's answers file), one a line: searched and
-    #: re-ranked with the text, never quoted.
+    #: The questions the entry answers (the game's answers file), one a line: searched in
+    #: a field of their own (`ask_w`), re-ranked with the text, never quoted.
     asks: str = ""
     #: A step's anchor on its entry's page (`step-8`), "" for a whole entry.
     anchor: str = ""
@@ -106,8 +106,8 @@ class Document:
 
     @property
     def searched(self) -> str:
-        """What is indexed and re-ranked in the entry's fields: the text, then the questions
-        it answers."""
+        """What is re-ranked in the entry's fields: the text, then the questions it answers
+        (BM25 indexes the two apart: `body_w`, `ask_w`)."""
         return f"{self.text}\n{self.asks}" if self.asks else self.text
 
 

@@ -8,7 +8,8 @@ change bumps `ANALYSIS_VERSION`, which makes `open_or_build` rebuild).
 Fields: `id` (stored), `game`, `source` (filters), `title_w` / `body_w` (word variants),
 `title_bg` / `body_bg` (space-insensitive bigrams), `alias` (English rule names from ids),
 `title_tr` / `body_tr` (the titles and texts of the translations other than English:
-`documents.py`).
+`documents.py`), `ask_w` (word variants of the questions the entry answers, its answers file's
+lines: `Document.asks`, weighed apart from the body by `Boosts.ask_w`).
 """
 
 from __future__ import annotations
@@ -35,8 +36,8 @@ from app.corpus.models import Corpus
 from app.search import analysis, contract
 from app.search.documents import Document, documents
 
-__all__ = ["ANALYSIS_VERSION", "FIELDS", "Attachment", "attached", "build_index",
-           "entry_fields", "load_index", "open_index", "save_index", "schema"]
+__all__ = ["ANALYSIS_VERSION", "ASK_FIELD", "FIELDS", "Attachment", "attached", "build_index",
+           "entry_fields", "field_counts", "load_index", "open_index", "save_index", "schema"]
 
 log = logging.getLogger(__name__)
 
@@ -44,10 +45,23 @@ log = logging.getLogger(__name__)
 #: the tokens (`contract.digest`). Indexes built under another version are rebuilt.
 ANALYSIS_VERSION = contract.digest(analysis.client_tables(unicode_tables=False))
 _STAMP = "CORPUS_VERSION"
-FIELDS = ("title_w", "title_bg", "body_w", "body_bg", "alias", "title_tr", "body_tr")
+FIELDS = ("title_w", "title_bg", "body_w", "body_bg", "alias", "title_tr", "body_tr", "ask_w")
 #: The translation fields: only documents with a translation count in their statistics
 #: (`bm25.FieldStats`), so the entry's own fields score the same with or without them.
 TRANSLATION_FIELDS = ("title_tr", "body_tr")
+#: The field of the questions an entry answers: only documents with an answers line count in
+#: its statistics, as only documents with a translation count in the translation fields'.
+ASK_FIELD = "ask_w"
+
+
+def field_counts(docs: Sequence[Document]) -> dict[str, int]:
+    """Per field, the documents its BM25 statistics count (N, and the average length's
+    denominator): the documents that can have it."""
+    base = sum(1 for d in docs if d.base)
+    translated = sum(1 for d in docs if d.translated)
+    asked = max(1, sum(1 for d in docs if d.asks))
+    return {f: translated if f in TRANSLATION_FIELDS else asked if f == ASK_FIELD else base
+            for f in FIELDS}
 
 
 class SharedRamStorage(RamStorage):  # type: ignore[misc]
@@ -92,6 +106,7 @@ def schema() -> Schema:
         alias=text(),
         title_tr=text(),
         body_tr=text(),
+        ask_w=text(),
     )
 
 
@@ -108,12 +123,13 @@ def entry_fields(doc: Document) -> dict[str, str]:
         "source": entry.source,
         "title_w": " ".join(title_tokens(own)),
         "title_bg": " ".join(analysis.index_bigrams(own)),
-        "body_w": " ".join(analysis.index_words(doc.searched)),
-        "body_bg": " ".join(analysis.index_bigrams(doc.searched)),
+        "body_w": " ".join(analysis.index_words(doc.text)),
+        "body_bg": " ".join(analysis.index_bigrams(doc.text)),
         "alias": " ".join(aliases),
         "title_tr": " ".join(t for other in doc.translated for t in title_tokens(other.title)),
         "body_tr": " ".join(t for other in doc.translated
                             for t in analysis.index_words(other.text)),
+        "ask_w": " ".join(analysis.index_words(doc.asks)),
     }
 
 

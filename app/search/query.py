@@ -241,15 +241,18 @@ def weighted_terms(plan: Plan, budget: Budget = CONTRACT.budget, *,
                 weight = _B.short_stem if len(form) == 1 and len(word.text) > 1 else 1.0
                 add("title_w", form, title_w * weight)
                 add("body_w", form, _B.body_w * weight)
+                add("ask_w", form, _B.ask_w * weight)
         elif word.grams:
             for gram in word.grams:
                 add("title_w", gram, title_w)
                 add("body_w", gram, _B.body_w)
+                add("ask_w", gram, _B.ask_w)
         else:
             # As written, then folded (`fatalité`, `fatalite`): an ASCII word has one form.
             for form in word.variants:
                 add("alias", form, _B.alias)
                 add("body_w", form, _B.body_w)
+                add("ask_w", form, _B.ask_w)
                 add("title_w", form, title_w)
         # Numbers are in every language: only words are looked up in the translations.
         if translations and not word.hangul and not word.text.isdigit():
@@ -260,11 +263,13 @@ def weighted_terms(plan: Plan, budget: Budget = CONTRACT.budget, *,
             add("alias", english, _B.alias * _B.corrected)
             add("title_w", english, _B.title_w * _B.corrected)
             add("body_w", english, _B.body_w * _B.corrected)
+            add("ask_w", english, _B.ask_w * _B.corrected)
         if len(word.english_words) > 1:
             add("alias", analysis.alias_key(word.english), _B.alias_whole * _B.corrected)
         for fixed in word.corrections:
             add("title_w", fixed, _B.title_w * _B.corrected)
             add("body_w", fixed, _B.body_w * _B.corrected)
+            add("ask_w", fixed, _B.ask_w * _B.corrected)
             if not word.hangul:
                 add("alias", fixed, _B.alias * _B.corrected)
         if word.hangul:

@@ -42,9 +42,9 @@ from app.search.documents import Document, documents, segment
 from app.search.fuzzy import Vocabulary
 from app.search.index import (
     FIELDS,
-    TRANSLATION_FIELDS,
     Attachment,
     attached,
+    field_counts,
     load_index,
     save_index,
 )
@@ -234,11 +234,10 @@ class SearchIndex:
                                     or _sentence(self._documents[doc_id].shown_title))
             self._hangul, self._english = _vocabularies(reader, long_titles)
             # The translation fields' statistics count the documents that have one.
-            base = sum(1 for d in self._documents.values() if d.base)
             translated = sum(1 for d in self._documents.values() if d.translated)
-            self._stats = FieldStats(reader, FIELDS, {
-                f: translated if f in TRANSLATION_FIELDS else base for f in FIELDS},
-                listed=_LISTED)
+            self._stats = FieldStats(reader, FIELDS,
+                                     field_counts(tuple(self._documents.values())),
+                                     listed=_LISTED)
         #: Whether any document has a translation field: else they are not looked up at all.
         self.translations = translated > 0
         # Every indexed word as a target, for the last resort of a search that found nothing.
@@ -880,7 +879,7 @@ def _vocabularies(reader: Any, long_titles: frozenset[int] = frozenset()
     hangul: dict[str, int] = {}
     english: dict[str, int] = {}
     targets: set[str] = set()
-    for fieldname in ("title_w", "alias", "body_w", "title_tr", "body_tr"):
+    for fieldname in ("title_w", "alias", "body_w", "title_tr", "body_tr", "ask_w"):
         for raw, info in reader.iter_field(fieldname):
             term = raw.decode("utf-8") if isinstance(raw, bytes) else str(raw)
             freq = int(info.doc_frequency())
@@ -893,7 +892,7 @@ def _vocabularies(reader: Any, long_titles: frozenset[int] = frozenset()
                 continue
             # One syllable is never corrected (`max_distance`): known, but no target.
             # Nor is a Han gram: a Han word is never corrected (`typos.han_edits`).
-            if (not fieldname.startswith("body")
+            if (not fieldname.startswith(("body", "ask"))
                     and len(term) >= CONTRACT.typos.target_min_length
                     and not analysis.is_function_word(term) and not scripts.is_han(term)
                     and (fieldname != "title_w" or not long_titles or not long_titles.issuperset(

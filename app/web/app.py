@@ -232,8 +232,11 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
     # `app.web.lean`). The layers in front of the security headers attach them to their own
     # errors (`errors.send_error`).
     # Static files come compressed already, or are not worth compressing (images).
-    cache = ResponseCache(store=app.state.store, version=lambda: app.state.library.version,
-                          built=lambda: app.state.library.built,
+    # `app.state["library"]`, not `app.state.library`: State answers attributes through
+    # `__getattr__`, after a failed lookup (an exception made and dropped), which cost more
+    # than the rest of a cache hit's key. Every cached request asks.
+    cache = ResponseCache(store=app.state.store, version=lambda: app.state["library"].version,
+                          built=lambda: app.state["library"].built,
                           code_version=app.state.code_version,
                           base_url=settings.public_base_url,
                           shared_seconds=settings.shared_cache_seconds)

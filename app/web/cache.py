@@ -123,11 +123,12 @@ class ResponseCache:
             key = page_key(scope, params=policy.params, owned=policy.owned, base=base)
         else:
             # What `page_key` makes of a request without the query or the cookie it reads,
-            # without looking for them again: most requests.
-            key = PageKey(base, get_route_path(scope), (), None)
+            # without looking for them again: most requests. (`tuple.__new__`: a named
+            # tuple's own `__new__` is Python, and cost as much as the rest of the line.)
+            key = tuple.__new__(PageKey, (base, get_route_path(scope), (), None))
         personal = key is not None and key.owned is not None
-        found = Lookup(route, base, self.version(), gzip_accepted(accept_encoding),
-                       if_none_match, key, self._extra[personal, policy.owned])
+        found = tuple.__new__(Lookup, (route, base, self.version(), gzip_accepted(accept_encoding),
+                                       if_none_match, key, self._extra[personal, policy.owned]))
         scope[_LOOKUP] = found
         return found
 
@@ -284,7 +285,7 @@ class _Sent:
 
     def answer(self, if_none_match: str) -> Known:
         """The 304 when the client's `If-None-Match` names this answer, else the answer."""
-        if self.etag and etag_matches(if_none_match, self.etag):
+        if if_none_match and self.etag and etag_matches(if_none_match, self.etag):
             return self.not_modified
         return self.ok
 

@@ -27,7 +27,6 @@ from app.web.assets import Asset, Assets
 from app.web.cache import MISSED, ResponseCache
 from app.web.encoding import gzip_accepted
 from app.web.etags import etag_matches
-from app.web.inputs import first_values
 from app.web.known import Known, send_known
 from app.web.responses import SafeJSONResponse
 from app.web.routing import Route, RouteTable
@@ -126,10 +125,11 @@ class FrontMiddleware:
             found = self.cache.lookup(scope, route)
             return None if found is None else self.cache.known(scope, found)
         path = route.path
-        if path == "/static/{name:path}" or path == "/favicon.ico":
-            file = (self._favicon if path == "/favicon.ico"
-                    else self._files.get(get_route_path(scope)[len("/static/"):]))
+        if path == "/static/{name:path}":
+            file = self._files.get(get_route_path(scope)[len("/static/"):])
             return None if file is None else _file_answer(file, scope)  # None: the 404 page
+        if path == "/favicon.ico":
+            return None if self._favicon is None else _file_answer(self._favicon, scope)
         if path == "/healthz":
             return self._health
         if path == "/readyz":
@@ -146,9 +146,18 @@ class FrontMiddleware:
 
 
 def _file_answer(file: _File, scope: Scope) -> Known:
-    if_none_match, accept_encoding = first_values(scope, b"if-none-match", b"accept-encoding")
-    if etag_matches(if_none_match, file.etag):
+    # `first_values(scope, b"if-none-match", b"accept-encoding")`, in a loop of its own: every
+    # static file asks.
+    if_none_match = accept_encoding = None
+    for name, value in scope["headers"]:
+        if name == b"accept-encoding":
+            if accept_encoding is None:
+                accept_encoding = value
+        elif name == b"if-none-match" and if_none_match is None:
+            if_none_match = value
+    if if_none_match is not None and etag_matches(if_none_match.decode("latin-1"), file.etag):
         return file.not_modified
-    if file.gzipped is not None and gzip_accepted(accept_encoding):
+    if (file.gzipped is not None and accept_encoding is not None
+            and gzip_accepted(accept_encoding.decode("latin-1"))):
         return file.gzipped
     return file.plain

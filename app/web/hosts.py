@@ -50,12 +50,19 @@ def public_base_of(host_header: str, scope: Scope, configured: str) -> str:
     """`public_base`, given the request's (first) `Host` value already read."""
     if configured:
         return configured
+    return _base_of(host_header, scope.get("scheme") == "https")
+
+
+@functools.lru_cache(maxsize=256)
+def _base_of(host_header: str, https: bool) -> str:
+    """`public_base_of` without a configured base: once per `Host` value and scheme seen
+    recently (every cached request asks; bounded, like `_parsed_host`)."""
     parsed = _parsed_host(host_header)
     if parsed is None:
         return ""
     host, given = parsed
-    scheme = "https" if scope.get("scheme") == "https" else "http"
-    default = "443" if scheme == "https" else "80"
+    scheme = "https" if https else "http"
+    default = "443" if https else "80"
     port = f":{given}" if given and given != default else ""
     return f"{scheme}://{host}{port}"
 

@@ -50,6 +50,7 @@ import heapq
 import http
 import logging
 import random
+import re
 import socket
 import struct
 import termios
@@ -105,6 +106,9 @@ _LOOK_AHEAD: Final = 4
 DRAIN_IDLE: Final = 2.0
 _VERSIONS: Final = ("1.0", "1.1")
 _PROBES: Final = (b"/healthz", b"/readyz")
+#: A target `_request_scope` splits itself: `/`, then printable ASCII but `#` (what
+#: `httptools.parse_url` accepts and splits the same way; anything else goes to it).
+_ORIGIN_FORM: Final = re.compile(rb"/[!-\"$-~]*")
 _SECURITY: Final = b"".join(f"{k}: {v}\r\n".encode() for k, v in SECURITY_HEADERS.items())
 _TIOCOUTQ: Final = getattr(termios, "TIOCOUTQ", None)
 #: SO_LINGER on, 0 s: close() resets the connection and drops what the kernel holds for it.
@@ -332,6 +336,11 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         #: Every cycle of this connection not yet answered: uvicorn marks only the newest one
         #: disconnected when the connection is lost, and the one running would write on.
         self._cycles: weakref.WeakSet[Any] = weakref.WeakSet()
+        #: The client's address as the access lines write it (`get_client_addr`), once per
+        #: connection.
+        self._client_text: str | None = None
+        #: The HTTP version of the request whose head just ended.
+        self._version = "1.1"
 
     # --- the connection ----------------------------------------------------------------------
 
@@ -488,9 +497,11 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         is fed, and a 4 KiB slice of a pipelined burst held some 80 (each with its cycle,
         and in its connection's cleanup), before the depth below was ever looked at."""
         held = self._held
-        ends = [at + len(mark) for mark in _HEAD_ENDS
-                if (at := held.find(mark, 0, _SLICE)) >= 0]
-        return min(ends, default=_SLICE)
+        crlf = held.find(b"\n\r\n", 0, _SLICE)
+        lf = held.find(b"\n\n", 0, _SLICE)
+        if crlf < 0:
+            return _SLICE if lf < 0 else lf + 2
+        return crlf + 3 if lf < 0 or crlf + 3 <= lf + 2 else lf + 2
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
@@ -515,7 +526,8 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self._in_head = False
         self._cancel_head_timer()
-        if self.parser.get_http_version() not in _VERSIONS:
+        version = self._version = self.parser.get_http_version()
+        if version not in _VERSIONS:
             self._reject(505)
         busy = self._over_capacity() and self.url.split(b"?", 1)[0] not in _PROBES
         if not busy and self._known is not None and self._answer_known(self._known):
@@ -593,7 +605,10 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         keep_alive = (scope["http_version"] != "1.0" and self.parser.should_keep_alive()
                       and not self._draining)
         if self.access_log:
-            log_access(self.access_logger, (get_client_addr(scope), scope["method"],
+            client = self._client_text
+            if client is None or scope.get("client") is not self.client:
+                client = self._client_text = get_client_addr(scope)
+            log_access(self.access_logger, (client, scope["method"],
                                             _logged_path(scope),
                                             scope["http_version"], answer.status))
         head = b"".join((STATUS_LINE[answer.status],
@@ -617,18 +632,30 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
     def _request_scope(self, method: bytes) -> HTTPScope:
         """The scope uvicorn makes for this request (`on_headers_complete`'s)."""
         scope = self.scope
-        scope["method"] = method.decode("ascii")
-        version = self.parser.get_http_version()
+        scope["method"] = "GET" if method == b"GET" else method.decode("ascii")
+        version = self._version  # read by `on_headers_complete`, which calls this
         if version != "1.1":
             scope["http_version"] = version
-        parsed = httptools.parse_url(self.url)
-        raw_path = parsed.path
+        url = self.url
+        if _ORIGIN_FORM.fullmatch(url) is not None:
+            # An origin-form target of printable ASCII without a fragment, as nearly every
+            # request's is: what `httptools.parse_url` gives for it (the path, and what follows
+            # the first `?`), without making its URL object.
+            raw_path, _, query = url.partition(b"?")
+        else:
+            parsed = httptools.parse_url(url)
+            raw_path, query = parsed.path, parsed.query or b""
         path = raw_path.decode("ascii")
         if "%" in path:
             path = urllib.parse.unquote(path)
-        scope["path"] = self.root_path + path
-        scope["raw_path"] = self.root_path.encode("ascii") + raw_path
-        scope["query_string"] = parsed.query or b""
+        root = self.root_path
+        if root:
+            scope["path"] = root + path
+            scope["raw_path"] = root.encode("ascii") + raw_path
+        else:
+            scope["path"] = path
+            scope["raw_path"] = raw_path
+        scope["query_string"] = query
         return scope
 
     def on_body(self, body: bytes) -> None:
@@ -763,15 +790,22 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         kernel's send queue."""
         queued = self.transport.get_write_buffer_size()
         if self._fd >= 0 and _TIOCOUTQ is not None:
-            with contextlib.suppress(OSError):
+            try:  # not `contextlib.suppress`: this runs twice per request
                 fcntl.ioctl(self._fd, _TIOCOUTQ, self._queued, True)
-                queued += self._queued[0]
+            except OSError:
+                return queued
+            queued += self._queued[0]
         return queued
 
     def _watch_writes(self) -> int:
-        """Start the write watch if bytes are unsent (and it is not running); the bytes."""
+        """Start the write watch if bytes are unsent (and it is not running); the bytes, or 1
+        without looking while the watch runs: it looks itself when it is due, and whoever must
+        know now looks again (`_drained` stays False). Under load the watch runs nearly
+        always, and the look cost an ioctl per answer."""
+        if self._write_timer is not None:
+            return 1
         unsent = self._unsent()
-        if self._write_timer is None and unsent > 0:
+        if unsent > 0:
             self._unsent_then = unsent
             self._write_timer = self.loop.call_later(_WRITE_CHECK, self._check_writes)
         return unsent

@@ -107,15 +107,19 @@ class RouteTable:
                 self.anywhere.append((pattern, row))
             else:
                 self.by_segment.setdefault(first, []).append((pattern, row))
+        # Each segment's candidates, then the rows that can match anywhere, in one tuple made
+        # once (every request looks its row up).
+        self._anywhere = tuple(self.anywhere)
+        self._candidates = {first: (*rows, *self._anywhere)
+                            for first, rows in self.by_segment.items()}
 
     def row(self, scope: Scope) -> Route | None:
         """The row this request matches (None: no route, or a method the path lacks)."""
-        path: str = get_route_path(scope)
+        path: str = scope["path"] if not scope.get("root_path") else get_route_path(scope)
         method: str = scope["method"]
-        first = path[1:].split("/", 1)[0]
-        candidates: list[tuple[re.Pattern[str], Route]] = [
-            *self.by_segment.get(first, ()), *self.anywhere]
-        for pattern, row in candidates:
+        end = path.find("/", 1)
+        first = path[1:end] if end >= 0 else path[1:]  # `path[1:].split("/", 1)[0]`
+        for pattern, row in self._candidates.get(first, self._anywhere):
             if method in row.methods and pattern.match(path):
                 return row
         return None

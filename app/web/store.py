@@ -81,7 +81,8 @@ class ResponseStore:
     def get(self, version: str, key: Hashable) -> Stored | None:
         """The response stored under `key` for data `version`; promotes it on a second ask."""
         with self._lock:
-            self._follow(version)
+            if version != self._version:
+                self._follow(version)
             found = self._protected.get(key)
             if found is not None:
                 self._protected.move_to_end(key)

@@ -67,7 +67,7 @@ if (request.refused) {
   engine.addTexts(read(request.texts));
   (request.languages || []).forEach(([index, texts]) => engine.addLanguage(read(index), read(texts)));
   if (request.derived) {
-    const derived = ["body_w", "body_bg", "title_tr", "body_tr"].filter((f) => engine.fields[f]);
+    const derived = ["body_w", "body_bg", "ask_w", "title_tr", "body_tr"].filter((f) => engine.fields[f]);
     answer = { postings: Object.fromEntries(derived.map((f) => [f, Object.fromEntries(engine.fields[f].decoded)])),
       lengths: Object.fromEntries(derived.map((f) => [f, engine.fields[f].lengths])) };
   } else if (request.suggest) {
