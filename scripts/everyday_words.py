@@ -8,6 +8,11 @@ when nothing is found. (Heard as a loanword the rules use, a word is a players' 
 purge → 게임에서 제거하다; the list does not stop that.) Only those can be wrongly corrected, so the
 file stays small enough to ship in the browser's index (`app/corpus/words.py` reads it).
 
+Verbs and adjectives are not nouns: `머리가 아파요` had 아파요 "corrected" into 앞에 (#23). The
+file also lists Kiwi's common verb and adjective stems (VV, VA), marked as stems (`먹-`,
+`아프-`), all of them: the search recognises a form by its stem (`analysis.verb_stems`:
+먹었어요 → 먹, 아파요 → 아프), and the forms are too many to test one by one.
+
 kiwipiepy is a build-time tool here, never a run-time dependency:
 
     .venv/bin/pip install kiwipiepy kiwipiepy-model
@@ -25,7 +30,7 @@ from pathlib import Path
 
 from app.corpus.build import load_corpus
 from app.corpus.hangul import is_syllable
-from app.search import SearchIndex
+from app.search import SearchIndex, analysis
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Morphemes this far down Kiwi's frequency order are rare words (50000th: 검속, 균제); at
@@ -35,8 +40,10 @@ HEADER = """\
 # Everyday Korean words that are never taken for typos (#23): the common nouns (NNG) among the
 # {top} most frequent morphemes of kiwipiepy {version}'s dictionary that the search, without
 # this list, would have corrected into a rules' term or swapped for a similar word of the
-# texts. Written by `python -m scripts.everyday_words` (do not edit
-# by hand: re-run it after the data changes). {count} words, in Kiwi's frequency order.
+# texts; then the verb and adjective stems (VV, VA) among those morphemes, marked "-" (먹-,
+# 아프-): a form of one (먹었어요, 아파요) is a real word too. Written by
+# `python -m scripts.everyday_words` (do not edit by hand: re-run it after the data changes).
+# {count} words and {stems} stems, each in Kiwi's frequency order.
 """
 
 
@@ -56,6 +63,24 @@ def common_nouns(top: int) -> list[str]:
         if (morpheme.tag == "NNG" and len(form) >= 2
                 and all(is_syllable(c) for c in form)):
             found.setdefault(form, None)
+    return list(found)
+
+
+def common_stems(top: int) -> list[str]:
+    """Kiwi's verb and adjective stems (VV, VA) among its `top` most frequent morphemes, most
+    frequent first, each marked as a stem (먹-, 아프-: `analysis.STEM_MARK`)."""
+    from kiwipiepy import Kiwi  # build-time only
+
+    kiwi = Kiwi(model_type="cong")
+    found: dict[str, None] = {}
+    for number in range(top):
+        try:
+            morpheme = kiwi.morpheme(number)
+        except (IndexError, ValueError, RuntimeError):
+            break
+        form = str(morpheme.form)
+        if morpheme.tag in ("VV", "VA") and form and all(is_syllable(c) for c in form):
+            found.setdefault(form + analysis.STEM_MARK, None)
     return list(found)
 
 
@@ -81,11 +106,12 @@ def main(argv: list[str] | None = None) -> int:
     corpus = load_corpus(args.data)
     index = SearchIndex.open_or_build(corpus, None)
     listed = [w for w in common_nouns(args.top) if mistaken(index, w)]
+    stems = common_stems(args.top)
     target = args.data / "ko-words.txt"
     target.write_text(HEADER.format(top=args.top, version=kiwipiepy.__version__,
-                                    count=len(listed)) + "\n".join(listed) + "\n",
-                      encoding="utf-8")
-    print(f"{target}: {len(listed)} words")
+                                    count=len(listed), stems=len(stems))
+                      + "\n".join(listed + stems) + "\n", encoding="utf-8")
+    print(f"{target}: {len(listed)} words, {len(stems)} stems")
     return 0
 
 

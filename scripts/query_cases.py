@@ -38,6 +38,7 @@ CONTRACT_TYPES = ROOT / "types" / "contract.d.ts"
 ABOUT = ("Query analysis both engines must agree on: app/search/analysis.py and "
          "static/analysis.js, both checked by tests/test_client_index.py. Each case: the input "
          "and the expected words, per-word variants and stems, index bigrams, function words, "
+         "verb forms and the stems a verb form may have (verb_stems), "
          "초성, title parts, English alias key, each word's typo allowance "
          "(fuzzy.max_distance, also of the whole input) and the cleaned text (query.clean). "
          "Written by scripts/query_cases.py; add inputs there.")
@@ -82,6 +83,10 @@ INPUTS = (
     # Cyrillic case endings and ё; a Han run, a lone ideograph, Han beside Hangul.
     "внеочередной атаки безысходности ещё Повёрнутая",
     "趁乱攻击 毁 涌动卡牌 冰霜标记을",
+    # A verb's or adjective's forms and their stems (#23): the spoken -어/-아, the past, the
+    # ㅡ, ㅂ and 르 stems; a noun's particle is no verb ending.
+    "머리가 아파요 먹었어요 좋아요 죽었는데 미쳤어",
+    "아파서 아팠어요 어려워요 몰랐어 미쳐 먹어 가방을 단셔",
 )
 
 TRACES_ABOUT = ("Each stage of a search over the tiny corpus in tests/cases/tiny/, per query: the "
@@ -147,6 +152,7 @@ def case(text: str) -> dict[str, Any]:
             "bigrams": analysis.index_bigrams(text),
             "function_words": [w for w in words if analysis.is_function_word(w)],
             "inflected": [w for w in words if analysis.is_inflected(w)],
+            "verb_stems": [list(analysis.verb_stems(w)) for w in words],
             "choseong": choseong(text), "title_parts": analysis.title_parts(text),
             "alias_key": analysis.alias_key(text),
             "max_distance": [max_distance(w) for w in words],

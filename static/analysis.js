@@ -261,7 +261,7 @@ var RulesAnalysis = (function () {
     /** @param {string} form @param {string} suffix @param {number} fin @param {string[]} out */
     restore(form, suffix, fin, out) {
       const n = form.length, k = suffix.length;
-      if (n <= k || form.slice(-k) !== suffix || !isSyllable(form.charAt(n - k - 1))) return;
+      if (n <= k || (k > 0 && form.slice(-k) !== suffix) || !isSyllable(form.charAt(n - k - 1))) return;
       const code = form.charCodeAt(n - k - 1) - BASE;
       const vowel = Math.floor((code % PER_INITIAL) / PER_MEDIAL);
       let to = has(this.r.contracted, String(vowel)) ? this.r.contracted[String(vowel)] : -1;
@@ -292,6 +292,62 @@ var RulesAnalysis = (function () {
         frontier = next;
       }
       return found;
+    }
+    /** The stems a verb or adjective form may have, for telling a real word from a typo
+     * (analysis.verb_stems: 미쳤어 → 미치, 아파요 → 아프). @param {string} word @returns {string[]} */
+    verbStems(word) {
+      if (!isHangul(word) || word.length <= 1) return [];
+      // Not a noun before its particle (춰가 → 춰 would be undone into 추, a verb's stem).
+      const r = this.r, pool = this.variants(word).filter((f) => f === word ||
+        !(word.slice(0, f.length) === f && has(this.particles, word.slice(f.length))));
+      if (r.spoken_endings.indexOf(word.charAt(word.length - 1)) >= 0) {
+        this.variants(word.slice(0, -1)).forEach(function (f) { if (pool.indexOf(f) < 0) pool.push(f); });
+      }
+      // The merged syllable before -서, -요, -었다 …, bare (아파서 → 아파).
+      r.after_merged.concat(r.after_past).forEach((s) => {
+        const base = word.slice(0, -s.length);
+        if (word.length > s.length && word.slice(-s.length) === s && !has(this.particles, s) &&
+            pool.indexOf(base) < 0) pool.push(base);
+      });
+      for (let i = 0; i < pool.length; i++) {  // grows while it is read
+        /** @type {string[]} */
+        const found = [];
+        this.restore(pool[i], "", 0, found);
+        this.restore(pool[i], "", r.ss_final, found);
+        this.irregular(pool[i], found);
+        found.forEach(function (f) { if (pool.indexOf(f) < 0) pool.push(f); });
+      }
+      return pool.filter((f) => f !== word);
+    }
+    /** The regular stem behind `form`'s last syllable (ㅡ, ㅂ, 르 stems).
+     * @param {string} form @param {string[]} out */
+    irregular(form, out) {
+      const r = this.r, last = form.charAt(form.length - 1);
+      if (!isSyllable(last)) return;
+      const code = last.charCodeAt(0) - BASE;
+      const vowel = Math.floor((code % PER_INITIAL) / PER_MEDIAL), fin = code % PER_MEDIAL;
+      if (r.eu_vowels.indexOf(vowel) >= 0 && (fin === 0 || fin === r.ss_final) &&
+          Math.floor(code / PER_INITIAL) !== r.no_initial) {
+        out.push(form.slice(0, -1) + String.fromCharCode(BASE + code - code % PER_INITIAL + r.eu * PER_MEDIAL));
+      }
+      const at = form.length - 1;  // the syllable before the last, at at - 1
+      if (at >= 1 && isSyllable(form.charAt(at - 1))) {
+        const before = form.charCodeAt(at - 1) - BASE, head = form.slice(0, at - 1);
+        if (last === "우" && before % PER_MEDIAL === 0) {
+          out.push(head + String.fromCharCode(BASE + before + r.b_final));
+        }
+        if (r.reu.indexOf(last) >= 0 && before % PER_MEDIAL === r.l_final) {
+          out.push(head + String.fromCharCode(BASE + before - r.l_final) + "르");
+        }
+      }
+    }
+    /** analysis.listed: a word of `everyday`, without its particle or ending, or a form of
+     * one of its verb stems (먹-: 먹었어요). @param {string} word @param {Set<string>} everyday */
+    listed(word, everyday) {
+      if (!everyday.size || !isHangul(word)) return false;
+      const mark = this.r.stem_mark;
+      return this.variants(word).some((f) => everyday.has(f)) ||
+        this.verbStems(word).some((f) => everyday.has(f + mark));
     }
     /** This analysis with `variants` remembered per word, for deriving the body postings
      * from the corpus (whose words repeat): bounded by the corpus's vocabulary. */

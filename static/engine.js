@@ -361,9 +361,9 @@ var RulesEngine = (function (R, M) {
             (grams.length ? grams : forms).some((f) => vocab.knows(f));
           /** @type {string[]} */
           let corrections = [];
-          // An everyday word, as typed or without its particle or ending, is never a typo.
-          const real = hangul && !known && this.everyday.size > 0 &&
-            [token].concat(forms).some((f) => this.everyday.has(f));
+          // An everyday word, as typed, without its particle or ending, or a form of a listed
+          // verb's stem (아파요 of 아프-), is never a typo.
+          const real = hangul && !known && this.an.listed(token, this.everyday);
           const inflected = hangul && !known && an.isInflected(token);
           if (!known && !real && left > 0 && !an.isFunctionWord(token)) {
             left -= 1;
@@ -710,8 +710,12 @@ var RulesEngine = (function (R, M) {
       }
       let ranked = first.order;
       if (!ranked.length) {
-        // Did you mean: the closest title, with more edits than search allows.
-        const near = this.titles.fuzzyMatches(plan.alias || plan.stemCompact || plan.compact,
+        // Did you mean: the closest title, with more edits than search allows; none when each
+        // word is a word, one at least an everyday one (가방 is not 추방 misspelt).
+        const an = this.an, words = plan.words;
+        const allWords = words.some((w) => w.everyday) &&
+          words.every((w) => w.known || w.everyday || an.isFunctionWord(w.text));
+        const near = allWords ? [] : this.titles.fuzzyMatches(plan.alias || plan.stemCompact || plan.compact,
           c.typos.did_you_mean_extra).filter(function (m) { return !allowed || allowed.has(m[0]); });
         if (near.length) result.suggestion = this.hit(near[0][0], "");
         return result;
@@ -793,7 +797,10 @@ var RulesEngine = (function (R, M) {
       const stemmed = words.map(function (w) { return an.stem(w); }).join("");
       if (stemmed !== typed) matches = matches.concat(titles.prefixMatches(stemmed));
       if (H.isAscii(typed)) matches = matches.concat(titles.aliasPrefixMatches(an.aliasKey(text)));
-      if (!matches.length) matches = titles.fuzzyMatches(stemmed);
+      // A title one typo away, unless a word is a real one (가방 is not 추방 misspelt).
+      if (!matches.length && !words.some((w) => an.listed(w, this.everyday))) {
+        matches = titles.fuzzyMatches(stemmed);
+      }
       let found = titles.ranked(matches);
       // No title answers what is typed: the search's best results do (with the texts).
       if (!found.length && this.texts) found = this.best(text, most);

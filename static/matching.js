@@ -120,7 +120,7 @@ var RulesMatching = (function (R) {
         // A light word is never a players' word for a term (말고 is not 말).
         let found = an.isFunctionWord(word) ? null : this.synonymAt(words, i, table);
         if (!found && asks > 0 && isHangul(word) && !an.isFunctionWord(word) &&
-            !an.variants(word).some((v) => known(v) || this.everyday.has(v))) {
+            !an.variants(word).some((v) => known(v)) && !an.listed(word, this.everyday)) {
           asks -= 1;
           const close = near.corrections(an.stem(word), 1);
           if (close.length && close[0].distance <= this.c.rewrite.spelling_distance) {

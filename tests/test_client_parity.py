@@ -153,6 +153,25 @@ def test_everyday_words_are_never_corrected_in_the_browser_either(
     assert by_query["조사쟈"]["corrections"] == [["조사쟈", "조사자"]]
 
 
+def test_verb_forms_are_never_corrected_in_the_browser_either(
+        client: TestClient, served: dict[str, Any]) -> None:
+    # #23: 아파요 → 앞에, 가방 → did you mean 추방; a real typo (춰가 → 추가) still is corrected.
+    server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]
+    queries = ["머리가 아파요", "먹었어요", "미쳤어", "어려워요 조사자", "가방", "춰가 비용"]
+    answers = enginejs.run({**served, "queries": [{"q": q} for q in queries]})["results"]
+    for query, browser in zip(queries, answers, strict=True):
+        found = server.search(query)
+        assert [tuple(pair) for pair in browser["corrections"]] == list(found.corrections), query
+        assert [tuple(pair) for pair in browser["fallback"]] == list(found.fallback), query
+    by_query = dict(zip(queries, answers, strict=True))
+    for query in queries[:5]:
+        assert by_query[query]["corrections"] == [] and by_query[query]["fallback"] == [], query
+    assert by_query["가방"]["suggestion"] is None
+    assert by_query["춰가 비용"]["corrections"] == [["춰가", "추가"]]
+    suggested = enginejs.run({**served, "suggest": ["가방", "아파요"], "limit": 8})["suggestions"]
+    assert suggested == [[], []]
+
+
 def test_served_files_are_of_the_served_data(client: TestClient, served: dict[str, Any]) -> None:
     version = client.get("/readyz").json()["version"]
     for path in (served["index"], served["texts"]):

@@ -38,6 +38,10 @@ def test_go_redirects_to_confident_matches_or_to_search(client: TestClient) -> N
     vague = client.get("/go/" + quote("qqqqzzzz"), follow_redirects=False)
     assert vague.status_code == 302
     assert vague.headers["location"].startswith("/search?q=qqqqzzzz")
+    # A real word is no typo of a title (#23: 가방 is not 추방): the search page, not 추방's.
+    for text in ("가방", "아파요"):
+        real = client.get("/go/" + quote(text), follow_redirects=False)
+        assert real.headers["location"].startswith("/search?q="), text
 
 
 def test_entry_head_carries_a_correct_preview(tmp_path: Path) -> None:

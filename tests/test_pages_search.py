@@ -70,6 +70,16 @@ def test_everyday_words_get_no_false_correction_notice(client: TestClient) -> No
     assert "/rules/Attack_of_Opportunity" in page
 
 
+def test_verb_forms_and_a_lone_real_word_get_no_false_correction(client: TestClient) -> None:
+    # #23: `머리가 아파요` said "‘아파요’ 결과가 없어 ‘앞에’로 찾았습니다", and `가방` offered 추방.
+    page = client.get("/search", params={"q": "머리가 아파요"}).text
+    assert "결과가 없어" not in page and "앞에’로" not in page
+    for query in ("먹었어요", "좋아요", "죽었는데", "미쳤어"):
+        assert "결과가 없어" not in client.get("/search", params={"q": query}).text, query
+    assert "추방" not in client.get("/search", params={"q": "가방"}).text
+    assert "추방" not in client.get("/api/suggest", params={"q": "가방"}).text
+
+
 def test_particles_follow_the_word_they_quote(client: TestClient) -> None:
     page = client.get("/search", params={"q": "qqqzzz"}).text
     assert "“qqqzzz”와 일치하는 항목이 없습니다." in page and "와(과)" not in page

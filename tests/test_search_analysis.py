@@ -222,3 +222,25 @@ def test_is_that_right_and_phone_question_words_are_light() -> None:
         assert analysis.is_function_word(word), word
     for word in ("when", "after", "if", "공격"):
         assert not analysis.is_function_word(word), word
+
+
+@pytest.mark.parametrize(("word", "stem"), [
+    ("아파요", "아프"), ("먹었어요", "먹"), ("좋아요", "좋"), ("죽었는데", "죽"),
+    ("미쳤어", "미치"), ("아파서", "아프"), ("먹어", "먹"), ("미쳐", "미치"), ("어려워요", "어렵"),
+    ("몰랐어", "모르"),
+])
+def test_a_verb_form_gives_its_dictionary_stem_for_the_everyday_words(word: str,
+                                                                       stem: str) -> None:
+    # #23: 아파요 was "corrected" into 앞에; the everyday words list Kiwi's stems (아프-).
+    assert stem in analysis.verb_stems(word)
+    assert analysis.listed(word, frozenset({stem + analysis.STEM_MARK}))
+
+
+def test_a_noun_before_its_particle_is_no_verb_form() -> None:
+    # 춰가 (a typo of 추가) is 춰 + 가: 춰 is not undone into 추, the stem of 추다.
+    assert "추" not in analysis.verb_stems("춰가")
+    assert not analysis.listed("춰가", frozenset({"추-"}))
+    # A stem is matched only by a form of it, a noun only as a word.
+    assert not analysis.listed("먹", frozenset({"먹-"}))
+    assert analysis.listed("가방을", frozenset({"가방"}))
+    assert not analysis.listed("가방을", frozenset({"가방-"}))

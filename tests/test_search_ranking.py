@@ -284,6 +284,25 @@ def test_everyday_words_are_left_as_typed(index: SearchIndex) -> None:
     assert index.search("조사쟈").corrections == (("조사쟈", "조사자"),)
 
 
+def test_verb_and_adjective_forms_are_never_corrected(index: SearchIndex) -> None:
+    # #23: `머리가 아파요` said "‘아파요’ 결과가 없어 ‘앞에’로 찾았습니다"; the everyday words
+    # list Kiwi's verb and adjective stems (아프-), and a form is known by its stem.
+    for query in ("머리가 아파요", "아파요", "먹었어요", "좋아요", "죽었는데", "미쳤어",
+                  "어려워요 조사자"):
+        found = index.search(query)
+        assert not found.corrections and not found.fallback, query
+        assert found.total or found.suggestion is None, query
+    assert "아파요" in index.search("머리가 아파요").dropped  # said, not "corrected"
+    # A real word that finds nothing is offered no title it is no typo of (가방 → 추방).
+    bag = index.search("가방")
+    assert bag.total == 0 and bag.suggestion is None
+    assert index.suggest("가방") == []
+    # Real typos still are corrected, and a typo's did-you-mean stays.
+    assert index.search("틈세 공격").corrections == (("틈세", "틈새"),)
+    assert index.search("춰가 비용").corrections == (("춰가", "추가"),)
+    assert index.search("퉁새콩격").suggestion is not None
+
+
 def test_a_correction_must_find_more_of_the_query_than_the_words_as_typed(
         index: SearchIndex) -> None:
     # 미혼자 (an unmarried person: no word of the file, rarer than its cut) is 혼자 (alone) one

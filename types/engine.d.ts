@@ -21,6 +21,15 @@ interface Rules {
   ss_final: number;
   past_same_vowel: number[];
   adnominal_finals: number[];
+  /** `analysis.verb_stems`: the spoken -어/-아, the ㅡ, ㅂ and 르 stems, a stem's mark (먹-). */
+  spoken_endings: string[];
+  eu_vowels: number[];
+  eu: number;
+  b_final: number;
+  l_final: number;
+  no_initial: number;
+  reu: string[];
+  stem_mark: string;
   word: string;
   jamo_run: string;
   alias_separators: string;

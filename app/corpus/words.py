@@ -8,7 +8,9 @@ to ship to the browser engine too. Both engines leave a listed word as typed (ne
 never swapped for a similar word of the texts).
 
 `scripts/everyday_words.py` writes it at build time from kiwipiepy's dictionary (not a
-run-time dependency). The format: one word per line, `#` starts a comment line.
+run-time dependency). The format: one word per line, `#` starts a comment line. A verb's or
+adjective's stem ends in "-" (먹-, 아프-): its forms are real words (`analysis.listed`: 먹었어요,
+아파요), the stem alone is none.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pathlib import Path
 
 from app.corpus.hangul import is_syllable
 from app.errors import DataError
+from app.search.analysis import STEM_MARK
 
 __all__ = ["MAX_WORD", "load_words"]
 
@@ -26,7 +29,8 @@ MAX_WORD = 20
 
 def load_words(data_dir: Path, file: str) -> frozenset[str]:
     """The words of `data_dir/file`, or `DataError` naming the first bad line: each word is
-    Hangul syllables only, at most `MAX_WORD` of them, listed once."""
+    Hangul syllables only, at most `MAX_WORD` of them, with a stem's "-" after them or not,
+    listed once."""
     try:
         text = (data_dir / file).read_text(encoding="utf-8-sig")
     except FileNotFoundError:
@@ -38,9 +42,11 @@ def load_words(data_dir: Path, file: str) -> frozenset[str]:
         word = line.strip()
         if not word or word.startswith("#"):
             continue
-        if len(word) > MAX_WORD or not all(is_syllable(c) for c in word):
+        letters = word.removesuffix(STEM_MARK)
+        if not letters or len(letters) > MAX_WORD or not all(is_syllable(c) for c in letters):
             raise DataError(file, f"line {number}",
-                            f"expected one word of Hangul syllables (at most {MAX_WORD})")
+                            f"expected one word of Hangul syllables (at most {MAX_WORD}), "
+                            f'or a verb\'s stem marked "{STEM_MARK}"')
         if word in found:
             raise DataError(file, f"line {number}", f'"{word}" is listed twice')
         found.add(word)

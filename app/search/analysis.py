@@ -22,7 +22,7 @@ pickled schema holds nothing but its own stock tokenizer.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Set
 
 from app.corpus.hangul import is_syllable
 from app.corpus.normalize import compact, normalize_text
@@ -30,6 +30,7 @@ from app.search import scripts
 from app.search.contract import CONTRACT
 
 __all__ = [
+    "STEM_MARK",
     "alias_terms",
     "bigrams",
     "english_stem",
@@ -40,9 +41,11 @@ __all__ = [
     "is_hangul",
     "is_inflected",
     "is_particle",
+    "listed",
     "stem",
     "title_parts",
     "variants",
+    "verb_stems",
     "words",
 ]
 
@@ -156,6 +159,19 @@ _CONTRACTED = {14: 13, 6: 20, 9: 8, 10: 11}
 _AFTER_MERGED = ("서", "도", "야", "요", "서는", "서도", "야만", "야지", "야하", "도록", "지")
 _AFTER_PAST = ("다", "고", "는데", "으면", "을", "을때", "습니다", "어요", "지만", "던", "다면")
 _SS_FINAL = 20  # index of ㅆ among the final consonants
+# What `verb_stems` undoes besides the index's stripping (never in `variants`, so the index is
+# unchanged): the spoken ending -어/-아 (먹어, 좋아, 미쳤어); a stem in ㅡ, whose ㅡ the -아/-어
+# replaces (아프+아요 = 아파요, 기쁘+어 = 기뻐: vowels ㅏ, ㅓ back to ㅡ); the ㅂ that became 우
+# (어렵+어 = 어려워 → 어려우 → 어렵); 르 whose ㄹ moved to the syllable before (모르+아 = 몰라).
+_SPOKEN_ENDINGS = ("어", "아")
+_EU_VOWELS = (0, 4)
+_EU = 18  # index of ㅡ among the vowels
+_L_FINAL = 8  # index of ㄹ among the final consonants
+_NO_INITIAL = 11  # index of ㅇ among the initial consonants
+_REU = ("라", "러")
+#: How the everyday words file (`app/corpus/words.py`) marks a verb's or adjective's stem
+#: (먹-, 아프-), as dictionaries do: it is matched by `verb_stems`, never as a word.
+STEM_MARK = "-"
 # ㄴ and ㄹ: the finals of the adnominal endings (빠져나간, 깔린, 할) (`adnominal_stem`).
 _ADNOMINAL_FINALS = (4, 8)
 # In the past, a stem ending in ㅏ, ㅓ, ㅐ or ㅔ keeps its vowel and only gains the ㅆ: 만나+았 =
@@ -371,6 +387,57 @@ def _restore(form: str, suffix: str, final: int) -> Iterator[str]:
     yield form[: -len(suffix) - 1] + syllable
 
 
+def verb_stems(word: str) -> tuple[str, ...]:
+    """The stems a Hangul verb or adjective form may have, for telling a real word from a typo
+    (`listed`): the stems `variants` strips to, except a noun before its particle (가방을 →
+    가방) and what is undone from it, and what the spoken -어/-아 and the irregular stems hide
+    (미쳤어 → 미치, 아파요 → 아프, 어려워요 → 어렵, 몰라 → 모르). Never for indexing: a wrong
+    stem here only matters if it is a listed verb's."""
+    if not is_hangul(word) or len(word) <= 1:
+        return ()
+    # Not a noun before its particle (춰가 → 춰 would be undone into 추, a verb's stem).
+    pool = [f for f in variants(word)
+            if not (f != word and word.startswith(f) and is_particle(word[len(f):]))]
+    if word[-1] in _SPOKEN_ENDINGS:
+        pool += [f for f in variants(word[:-1]) if f not in pool]
+    # The merged syllable before -서, -요, -었다 …, bare (아파서 → 아파), for `_irregular`.
+    pool += [word[: -len(s)] for s in (*_AFTER_MERGED, *_AFTER_PAST)
+             if len(word) > len(s) and word.endswith(s) and not is_particle(s)
+             and word[: -len(s)] not in pool]
+    for form in pool:  # grows while it is read: each new stem is undone further
+        for found in (*_restore(form, "", 0), *_restore(form, "", _SS_FINAL), *_irregular(form)):
+            if found not in pool:
+                pool.append(found)
+    return tuple(f for f in pool if f != word)
+
+
+def _irregular(form: str) -> Iterator[str]:
+    """The regular stem behind `form`'s last syllable, for the ㅡ, ㅂ and 르 stems."""
+    last = form[-1]
+    if not is_syllable(last):
+        return
+    code = ord(last) - 0xAC00
+    vowel, final = (code % 588) // 28, code % 28
+    # Not after no consonant: 먹어, 좋아 are -어/-아 after the stem, not 먹으 + 어.
+    if vowel in _EU_VOWELS and final in (0, _SS_FINAL) and code // 588 != _NO_INITIAL:
+        yield form[:-1] + chr(0xAC00 + code - code % 588 + _EU * 28)
+    if len(form) >= 2 and is_syllable(form[-2]):
+        before = ord(form[-2]) - 0xAC00
+        if last == "우" and before % 28 == 0:
+            yield form[:-2] + chr(0xAC00 + before + _B_FINAL)
+        if last in _REU and before % 28 == _L_FINAL:
+            yield form[:-2] + chr(0xAC00 + before - _L_FINAL) + "르"
+
+
+def listed(word: str, everyday: Set[str]) -> bool:
+    """Whether `word` is a real word of `everyday` (`Corpus.words`): as typed, without its
+    particle or ending, or a form of a listed verb's or adjective's stem (`먹-`: 먹었어요)."""
+    if not everyday or not is_hangul(word):
+        return False
+    return (any(f in everyday for f in variants(word))
+            or any(f + STEM_MARK in everyday for f in verb_stems(word)))
+
+
 def stem(word: str) -> str:
     """The shortest variant: the word with its particles and endings removed."""
     return min(variants(word), key=len)
@@ -492,6 +559,14 @@ def client_tables(*, unicode_tables: bool = True) -> dict[str, object]:
         "ss_final": _SS_FINAL,
         "past_same_vowel": sorted(_PAST_SAME_VOWEL),
         "adnominal_finals": list(_ADNOMINAL_FINALS),
+        "spoken_endings": list(_SPOKEN_ENDINGS),
+        "eu_vowels": list(_EU_VOWELS),
+        "eu": _EU,
+        "b_final": _B_FINAL,
+        "l_final": _L_FINAL,
+        "no_initial": _NO_INITIAL,
+        "reu": list(_REU),
+        "stem_mark": STEM_MARK,
         "word": _JS_WORD,
         "other_word": f"^{_JS_OTHER_LETTER}+$",
         "han_word": f"^[{_HAN}]+$",

@@ -115,8 +115,9 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
               everyday: Set[str] = frozenset()) -> Plan:
     """Analyse the cleaned query `text` against the index's vocabularies.
 
-    A word of `everyday` (`Corpus.words`), as typed or without its particle or ending, is a
-    real word, never a typo: it stays as typed (`QueryWord.everyday`).
+    A word of `everyday` (`Corpus.words`), as typed or without its particle or ending, or a
+    form of one of its verb stems (아파요 of 아프-, `analysis.listed`), is a real word, never a
+    typo: it stays as typed (`QueryWord.everyday`).
 
     With `correct` false, unknown words stay as typed (the "그대로 찾기" search). An unknown
     Hangul word with no correction is looked up by sound with `loanword` (a typo of a rules
@@ -151,8 +152,7 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
             # 서리 of 서리 토큰): never a typo, whatever the index holds.
             known = token.isdigit() or token in joined or any(f in vocab for f in grams or forms)
             corrections: tuple[str, ...] = ()
-            real = (hangul and not known and bool(everyday)
-                    and any(f in everyday for f in (token, *forms)))
+            real = hangul and not known and analysis.listed(token, everyday)
             # A verb form (빠지면, 죽거나) is not a misspelt rules term, unless its stem is a
             # long one (틈새공걱하면 → 틈새공격); and it is never a loanword.
             inflected = hangul and not known and analysis.is_inflected(token)

@@ -164,7 +164,8 @@ class Rewriter:
                      else _synonym_at(words, i, table, lasts, known))
             if (found is None and asks_left > 0 and analysis.is_hangul(word)
                     and not analysis.is_function_word(word)
-                    and not any(known(v) or v in everyday for v in analysis.variants(word))):
+                    and not any(known(v) for v in analysis.variants(word))
+                    and not analysis.listed(word, everyday)):
                 asks_left -= 1
                 close = near.corrections(analysis.stem(word), limit=1)
                 # One jamo apart: spellings of one loanword differ by a vowel (레커닝,

@@ -772,7 +772,11 @@ class SearchIndex:
         return tuple(found)
 
     def did_you_mean(self, plan: Plan, allowed: frozenset[int] | None) -> str | None:
-        """The title closest to the query, for a search that found nothing."""
+        """The title closest to the query, for a search that found nothing; none when each
+        word is a word (an everyday one, 가방, or the index's): a real word is not offered a
+        title it is no typo of (가방 → 추방)."""
+        if _all_words(plan):
+            return None
         typed = plan.alias or plan.stem_compact or plan.compact
         for match in self.titles.fuzzy_matches(typed, extra=CONTRACT.typos.did_you_mean_extra):
             if allowed is None or self._docnums[match.id] in allowed:
@@ -807,7 +811,8 @@ class SearchIndex:
             matches += self.titles.prefix_matches(stemmed)
         if typed.isascii():
             matches += self.titles.alias_prefix_matches(analysis.alias_key(text))
-        if not matches:
+        if not matches and not any(analysis.listed(w, self.corpus.words) for w in words):
+            # A title one typo away, unless a word is a real one (가방 is not 추방 misspelt).
             matches = self.titles.fuzzy_matches(stemmed)
         ids = [m.id for m in self.titles.ranked(matches)]
         if not ids:
@@ -831,6 +836,14 @@ class SearchIndex:
             entries, named = self.corpus.entries, rewrite.game[1]
             order.sort(key=lambda entry_id: entries[entry_id].game != named)  # stable
         return order[:limit]
+
+
+def _all_words(plan: Plan) -> bool:
+    """Whether each word of `plan` is a word, the index's or an everyday one, and one at least
+    is an everyday one (가방, 아파요): nothing in it is a typo."""
+    return (any(w.everyday for w in plan.words)
+            and all(w.known or w.everyday or analysis.is_function_word(w.text)
+                    for w in plan.words))
 
 
 def _segments(doc: Document) -> tuple[_Segment, ...]:

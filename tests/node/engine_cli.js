@@ -54,6 +54,7 @@ if (request.refused) {
     bigrams: an.indexBigrams(c.input),
     function_words: an.words(c.input).filter((w) => an.isFunctionWord(w)),
     inflected: an.words(c.input).filter((w) => an.isInflected(w)),
+    verb_stems: an.words(c.input).map((w) => an.verbStems(w)),
     choseong: an.choseong(c.input),
     title_parts: an.titleParts(c.input),
     alias_key: an.aliasKey(c.input),
