@@ -26,6 +26,7 @@ query is made of. Re-run it after the data changes (new rules' terms are new tar
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
 from pathlib import Path
 
 from app.corpus.build import load_corpus
@@ -47,40 +48,35 @@ HEADER = """\
 """
 
 
-def common_nouns(top: int) -> list[str]:
-    """Kiwi's common nouns of two syllables or more among its `top` most frequent morphemes,
+def frequent_morphemes(top: int) -> Iterator[tuple[str, str]]:
+    """(form, tag) of Kiwi's `top` most frequent morphemes written in Hangul syllables only,
     most frequent first."""
     from kiwipiepy import Kiwi  # build-time only
 
     kiwi = Kiwi(model_type="cong")
-    found: dict[str, None] = {}
     for number in range(top):
         try:
             morpheme = kiwi.morpheme(number)
         except (IndexError, ValueError, RuntimeError):
-            break
+            return
         form = str(morpheme.form)
-        if (morpheme.tag == "NNG" and len(form) >= 2
-                and all(is_syllable(c) for c in form)):
-            found.setdefault(form, None)
+        if form and all(is_syllable(c) for c in form):
+            yield form, str(morpheme.tag)
+
+
+def common_nouns(top: int) -> list[str]:
+    """Kiwi's common nouns of two syllables or more among its `top` most frequent morphemes,
+    most frequent first."""
+    found = {form: None for form, tag in frequent_morphemes(top)
+             if tag == "NNG" and len(form) >= 2}
     return list(found)
 
 
 def common_stems(top: int) -> list[str]:
     """Kiwi's verb and adjective stems (VV, VA) among its `top` most frequent morphemes, most
     frequent first, each marked as a stem (먹-, 아프-: `analysis.STEM_MARK`)."""
-    from kiwipiepy import Kiwi  # build-time only
-
-    kiwi = Kiwi(model_type="cong")
-    found: dict[str, None] = {}
-    for number in range(top):
-        try:
-            morpheme = kiwi.morpheme(number)
-        except (IndexError, ValueError, RuntimeError):
-            break
-        form = str(morpheme.form)
-        if morpheme.tag in ("VV", "VA") and form and all(is_syllable(c) for c in form):
-            found.setdefault(form + analysis.STEM_MARK, None)
+    found = {form + analysis.STEM_MARK: None for form, tag in frequent_morphemes(top)
+             if tag in ("VV", "VA")}
     return list(found)
 
 

@@ -135,18 +135,24 @@ def test_a_short_real_word_is_not_corrected_into_another(served: dict[str, Any])
     assert "자기" not in json.dumps(browser, ensure_ascii=False)
 
 
-def test_everyday_words_are_never_corrected_in_the_browser_either(
-        client: TestClient, served: dict[str, Any]) -> None:
-    # 머리 (head), 우산 (umbrella), 가방, 의자, 사진: real words one jamo from a rules' term
-    # (버리, 우선, 가장, 의지, 소진), once "corrected" into it; a real typo still is.
+def _corrected_alike(client: TestClient, served: dict[str, Any],
+                     queries: list[str]) -> dict[str, dict[str, Any]]:
+    """The browser's answer to each query, once it has made the server's corrections."""
     server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]
-    queries = ["머리 빗자루 우산", "가방", "의자", "사진", "틈세 공격", "조사쟈"]
     answers = enginejs.run({**served, "queries": [{"q": q} for q in queries]})["results"]
     for query, browser in zip(queries, answers, strict=True):
         found = server.search(query)
         assert [tuple(pair) for pair in browser["corrections"]] == list(found.corrections), query
         assert [tuple(pair) for pair in browser["fallback"]] == list(found.fallback), query
-    by_query = dict(zip(queries, answers, strict=True))
+    return dict(zip(queries, answers, strict=True))
+
+
+def test_everyday_words_are_never_corrected_in_the_browser_either(
+        client: TestClient, served: dict[str, Any]) -> None:
+    # 머리 (head), 우산 (umbrella), 가방, 의자, 사진: real words one jamo from a rules' term
+    # (버리, 우선, 가장, 의지, 소진), once "corrected" into it; a real typo still is.
+    queries = ["머리 빗자루 우산", "가방", "의자", "사진", "틈세 공격", "조사쟈"]
+    by_query = _corrected_alike(client, served, queries)
     for query in queries[:4]:
         assert by_query[query]["corrections"] == [] and by_query[query]["fallback"] == [], query
     assert by_query["틈세 공격"]["corrections"] == [["틈세", "틈새"]]
@@ -156,14 +162,8 @@ def test_everyday_words_are_never_corrected_in_the_browser_either(
 def test_verb_forms_are_never_corrected_in_the_browser_either(
         client: TestClient, served: dict[str, Any]) -> None:
     # #23: 아파요 → 앞에, 가방 → did you mean 추방; a real typo (춰가 → 추가) still is corrected.
-    server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]
     queries = ["머리가 아파요", "먹었어요", "미쳤어", "어려워요 조사자", "가방", "춰가 비용"]
-    answers = enginejs.run({**served, "queries": [{"q": q} for q in queries]})["results"]
-    for query, browser in zip(queries, answers, strict=True):
-        found = server.search(query)
-        assert [tuple(pair) for pair in browser["corrections"]] == list(found.corrections), query
-        assert [tuple(pair) for pair in browser["fallback"]] == list(found.fallback), query
-    by_query = dict(zip(queries, answers, strict=True))
+    by_query = _corrected_alike(client, served, queries)
     for query in queries[:5]:
         assert by_query[query]["corrections"] == [] and by_query[query]["fallback"] == [], query
     assert by_query["가방"]["suggestion"] is None
