@@ -44,10 +44,11 @@ def _typo(word: str, at: int) -> str:
 
 
 def write_cases(index: SearchIndex, sample: int) -> dict[str, Any]:
-    from scripts.everyday_words import TOP, common_nouns, mistaken
+    from scripts.everyday_words import TOP, common_nouns, frequent_morphemes, mistaken
 
-    nouns = common_nouns(3 * TOP)
-    early = set(common_nouns(TOP))
+    morphemes = frequent_morphemes(3 * TOP)
+    nouns = common_nouns(morphemes)
+    early = set(common_nouns(m for m in morphemes if m[0] < TOP))
     held = [w for w in nouns if w not in early and mistaken(index, w)]
     real = held[:: max(1, len(held) // sample)][:sample]
     titles = [e.title for e in index.corpus if e.lang == "ko" and not e.placeholder

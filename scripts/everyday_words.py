@@ -26,7 +26,7 @@ query is made of. Re-run it after the data changes (new rules' terms are new tar
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
+from collections.abc import Iterable
 from pathlib import Path
 
 from app.corpus.build import load_corpus
@@ -48,34 +48,38 @@ HEADER = """\
 """
 
 
-def frequent_morphemes(top: int) -> Iterator[tuple[str, str]]:
-    """(form, tag) of Kiwi's `top` most frequent morphemes written in Hangul syllables only,
-    most frequent first."""
+#: A morpheme of Kiwi's dictionary: its frequency rank, its form and its tag (NNG, VV, …).
+Morpheme = tuple[int, str, str]
+
+
+def frequent_morphemes(top: int) -> list[Morpheme]:
+    """Kiwi's `top` most frequent morphemes written in Hangul syllables only, most frequent
+    first (one walk of the dictionary serves the nouns and the stems)."""
     from kiwipiepy import Kiwi  # build-time only
 
     kiwi = Kiwi(model_type="cong")
+    found: list[Morpheme] = []
     for number in range(top):
         try:
             morpheme = kiwi.morpheme(number)
         except (IndexError, ValueError, RuntimeError):
-            return
+            break
         form = str(morpheme.form)
         if form and all(is_syllable(c) for c in form):
-            yield form, str(morpheme.tag)
+            found.append((number, form, str(morpheme.tag)))
+    return found
 
 
-def common_nouns(top: int) -> list[str]:
-    """Kiwi's common nouns of two syllables or more among its `top` most frequent morphemes,
-    most frequent first."""
-    found = {form: None for form, tag in frequent_morphemes(top)
-             if tag == "NNG" and len(form) >= 2}
+def common_nouns(morphemes: Iterable[Morpheme]) -> list[str]:
+    """The common nouns of two syllables or more among `morphemes`, in their order."""
+    found = {form: None for _, form, tag in morphemes if tag == "NNG" and len(form) >= 2}
     return list(found)
 
 
-def common_stems(top: int) -> list[str]:
-    """Kiwi's verb and adjective stems (VV, VA) among its `top` most frequent morphemes, most
-    frequent first, each marked as a stem (먹-, 아프-: `analysis.STEM_MARK`)."""
-    found = {form + analysis.STEM_MARK: None for form, tag in frequent_morphemes(top)
+def common_stems(morphemes: Iterable[Morpheme]) -> list[str]:
+    """The verb and adjective stems (VV, VA) among `morphemes`, in their order, each marked
+    as a stem (먹-, 아프-: `analysis.STEM_MARK`)."""
+    found = {form + analysis.STEM_MARK: None for _, form, tag in morphemes
              if tag in ("VV", "VA")}
     return list(found)
 
@@ -101,8 +105,9 @@ def main(argv: list[str] | None = None) -> int:
 
     corpus = load_corpus(args.data)
     index = SearchIndex.open_or_build(corpus, None)
-    listed = [w for w in common_nouns(args.top) if mistaken(index, w)]
-    stems = common_stems(args.top)
+    morphemes = frequent_morphemes(args.top)
+    listed = [w for w in common_nouns(morphemes) if mistaken(index, w)]
+    stems = common_stems(morphemes)
     target = args.data / "ko-words.txt"
     target.write_text(HEADER.format(top=args.top, version=kiwipiepy.__version__,
                                     count=len(listed), stems=len(stems))
