@@ -333,9 +333,16 @@ def _raise_file_limit(wanted: int) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(wanted, hard), hard))
 
 
+#: The attackers' own address: on the internet the attacker is another client than the
+#: players, and the server tells them apart by address (`RULES_MAX_CLIENT_CONNECTIONS`); the
+#: probe and wrk connect from 127.0.0.1.
+ATTACKER_ADDRESS = "127.0.0.2"
+
+
 def _non_reader(port: int, payload: bytes) -> socket.socket | None:
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.bind((ATTACKER_ADDRESS, 0))
     sock.setblocking(False)
     with contextlib.suppress(BlockingIOError):
         sock.connect(("127.0.0.1", port))

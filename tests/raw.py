@@ -65,6 +65,20 @@ def wait_for(predicate: Callable[[], bool], seconds: float = 30.0) -> bool:
     return False
 
 
+def ended(sock: socket.socket) -> bool:
+    """Whether the server ended the connection (EOF or reset); unread answer bytes are
+    skipped."""
+    sock.setblocking(False)
+    try:
+        while True:
+            if not sock.recv(1 << 20):
+                return True
+    except BlockingIOError:
+        return False
+    except ConnectionResetError:
+        return True
+
+
 def exchange(base: str, data: bytes, *, timeout: float = 10.0) -> bytes:
     """Send `data` as it is on a new connection to `base`; everything the server sends until
     it closes the connection or is quiet for `timeout` seconds (bounded either way)."""

@@ -21,6 +21,7 @@ import pytest
 
 from app.web import limits
 from bench.server import rss_kib, running_server
+from tests.raw import ended
 
 ROOT = Path(__file__).resolve().parents[1]
 #: uvicorn's default keep-alive timeout (`python -m app serve` does not change it).
@@ -254,11 +255,13 @@ def test_large_allowed_head_gets_200(server: _Server) -> None:
 
 # --- #20: connections whose cost is bounded in time and memory ------------------------------
 
-def _non_reader(server: _Server, requests: bytes) -> socket.socket:
-    """A client with a tiny receive buffer that sends `requests` and never reads."""
+def _non_reader(server: _Server, requests: bytes, source: str = "127.0.0.1") -> socket.socket:
+    """A client with a tiny receive buffer that sends `requests` and never reads, from
+    `source` (any 127.x.x.x: one address may keep only RULES_MAX_CLIENT_CONNECTIONS busy)."""
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     sock.settimeout(5)
+    sock.bind((source, 0))
     sock.connect((server.host, server.port))
     sock.sendall(requests)
     return sock
@@ -378,8 +381,8 @@ def test_a_crowd_of_pipelining_non_readers_is_parsed_one_request_ahead(
     burst = _get(server, "/search-index.json") + _get(server, "/healthz?a=1") * 120
     attackers = []
     try:
-        for _ in range(300):
-            attackers.append(_non_reader(server, burst))
+        for n in range(300):  # 60 from each of five addresses, within their bound of 64
+            attackers.append(_non_reader(server, burst, f"127.0.0.{2 + n % 5}"))
         time.sleep(2)
         grown = rss_kib(server.pid) - before
         with _connect(server) as sock:  # and the server still answers
@@ -453,20 +456,6 @@ def bounded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[_Server]:
         yield _Server(url.hostname, url.port, process.pid, log)
 
 
-def _ended(sock: socket.socket) -> bool:
-    """Whether the server ended the connection (EOF or reset); unread answer bytes are
-    skipped."""
-    sock.setblocking(False)
-    try:
-        while True:
-            if not sock.recv(1 << 20):
-                return True
-    except BlockingIOError:
-        return False
-    except ConnectionResetError:
-        return True
-
-
 def test_past_the_bound_non_readers_go_first_and_players_are_answered(
         bounded: _Server) -> None:
     # #20 H1: past the bound, the connections that waited on their client longest are closed,
@@ -481,7 +470,7 @@ def test_past_the_bound_non_readers_go_first_and_players_are_answered(
         with _connect(bounded) as newcomer:
             newcomer.sendall(_get(bounded, "/rules/Attack_of_Opportunity"))
             assert _read_response(newcomer, b"")[0] == 200
-        closed = sum(_ended(sock) for sock in attackers)
+        closed = sum(ended(sock) for sock in attackers)
         player.sendall(_healthz(bounded))  # the reader that waited all along
         assert _read_response(player, b"")[0] == 200
     finally:

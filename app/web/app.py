@@ -32,10 +32,11 @@ from app.web.assets import Assets
 from app.web.background import at_low_priority, lower_priority
 from app.web.built import BuiltAnswers, build_answers
 from app.web.cache import CacheMiddleware, ResponseCache
+from app.web.clients import ClientConnections
 from app.web.encoding import GZIP_LEVEL, NegotiatedGZipMiddleware
 from app.web.errors import handle_error
 from app.web.front import FrontMiddleware
-from app.web.hosts import HostGuardMiddleware, ProxyHeadersMiddleware
+from app.web.hosts import HostGuardMiddleware, ProxyHeadersMiddleware, TrustedProxies
 from app.web.known import Known
 from app.web.lean import LeanEndpoints, lean_chain
 from app.web.middleware import (
@@ -82,6 +83,8 @@ class FrontedApp(FastAPI):
     #: The chain's safety layers, outermost first, and its front layer (`known_answer`).
     admitting: tuple[Admitting, ...] = ()
     front_layer: FrontMiddleware | None = None
+    #: Each client address's connections, counted by the protocol (`app.web.protocol`).
+    clients: ClientConnections | None = None
 
     def known_answer(self, scope: Scope) -> Known | None:
         """What the chain in front of the framework would answer from memory for this request
@@ -252,7 +255,7 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
                                   answering=front)
     chain: Admitting = HostGuardMiddleware(front_layer, allowed_hosts=settings.host_patterns())
     layers = [chain]
-    trusted = [t for t in settings.trusted_proxies.split(",") if t.strip()]
+    trusted = TrustedProxies(settings.trusted_proxies)
     if trusted:
         chain = ProxyHeadersMiddleware(chain, trusted=trusted)
         layers.append(chain)
@@ -263,6 +266,7 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
     app.front = chain
     app.admitting = tuple(reversed(layers))
     app.front_layer = front_layer
+    app.clients = ClientConnections(settings.max_client_connections, trusted)
     return app
 
 

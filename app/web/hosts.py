@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import ipaddress
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from starlette._utils import get_route_path, parse_host_header
 from starlette.datastructures import Headers
@@ -24,8 +24,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from app.errors import AppError
 from app.web.errors import send_error
 
-__all__ = ["LAN", "HostGuardMiddleware", "ProxyHeadersMiddleware", "lan_host", "public_base",
-           "public_base_of"]
+__all__ = ["LAN", "HostGuardMiddleware", "ProxyHeadersMiddleware", "TrustedProxies", "lan_host",
+           "public_base", "public_base_of"]
 
 #: Answers that never depend on the host: a health probe may use any address (Kubernetes
 #: probes send the pod's IP as Host), and must keep working when the allowed list is narrow.
@@ -153,6 +153,33 @@ class HostGuardMiddleware:
         await send_error(scope, receive, send, AppError(400, WRONG_HOST, hint=WRONG_HOST_HINT))
 
 
+class TrustedProxies:
+    """Whether a peer address is one of the reverse proxies `RULES_TRUSTED_PROXIES` lists:
+    addresses or networks, or "*" for any."""
+
+    __slots__ = ("_any", "_networks")
+
+    def __init__(self, listed: str) -> None:
+        items = [t.strip() for t in listed.split(",") if t.strip()]
+        self._any = "*" in items
+        self._networks: list[_Network] = [ipaddress.ip_network(t, strict=False)
+                                          for t in items if t != "*"]
+
+    def __bool__(self) -> bool:
+        return self._any or bool(self._networks)
+
+    def __call__(self, address: str | None) -> bool:
+        if address is None or not self:
+            return False
+        if self._any:
+            return True
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        return any(ip in network for network in self._networks)
+
+
 class ProxyHeadersMiddleware:
     """Behind a trusted reverse proxy, take the original scheme, host and client from the
     `X-Forwarded-Proto`, `-Host` and `-For` headers; from anyone else, ignore them.
@@ -163,23 +190,9 @@ class ProxyHeadersMiddleware:
     believes the leftmost values.
     """
 
-    def __init__(self, app: ASGIApp, trusted: Iterable[str]) -> None:
+    def __init__(self, app: ASGIApp, trusted: TrustedProxies) -> None:
         self.app = app
-        items = [t.strip() for t in trusted if t.strip()]
-        self.any = "*" in items
-        self.networks: list[_Network] = [ipaddress.ip_network(t, strict=False)
-                                         for t in items if t != "*"]
-
-    def _trusted(self, address: str | None) -> bool:
-        if address is None:
-            return False
-        if self.any:
-            return True
-        try:
-            ip = ipaddress.ip_address(address)
-        except ValueError:
-            return False
-        return any(ip in network for network in self.networks)
+        self._trusted = trusted
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         await self.app(self.admit(scope) if scope["type"] == "http" else scope, receive, send)

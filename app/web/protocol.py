@@ -26,7 +26,8 @@ the app sees a request (`app.web.limits`):
 * **connections**: past `RULES_MAX_CONNECTIONS`, the connections that have waited on their
   client the longest (idle, or not reading an answer) are closed to make room, a few at a
   time; requests get 503 only when every connection is being answered, and `/healthz` and
-  `/readyz` have `HEALTH_RESERVE` connections of their own beyond the bound;
+  `/readyz` have `HEALTH_RESERVE` connections of their own beyond the bound; one client address
+  keeps at most `RULES_MAX_CLIENT_CONNECTIONS` (`app.web.clients`);
 * **draining**: when the worker stops (a reload replaces it, or SIGTERM), it stops accepting,
   and each connection ends between requests, never mid-request: an answer in progress carries
   `Connection: close`; an idle kept-alive connection stays open `DRAIN_IDLE` seconds more and
@@ -69,6 +70,7 @@ from uvicorn.server import ServerState
 
 from app.logs import Throttled, log_access
 from app.web import limits
+from app.web.clients import ClientConnections
 from app.web.known import Known
 from app.web.security import SECURITY_HEADERS
 
@@ -113,6 +115,23 @@ _SECURITY: Final = b"".join(f"{k}: {v}\r\n".encode() for k, v in SECURITY_HEADER
 _TIOCOUTQ: Final = getattr(termios, "TIOCOUTQ", None)
 #: SO_LINGER on, 0 s: close() resets the connection and drops what the kernel holds for it.
 _RESET: Final = struct.pack("ii", 1, 0)
+
+#: A new connection from an address whose connections are all busy (`app.web.clients`),
+#: written before any of it is read. No `Date`: optional in a 5xx, and these bytes are made
+#: once.
+_CROWDED_BODY: Final = ("같은 주소에서 열린 연결이 너무 많습니다. 잠시 후 다시 시도하세요.\n"
+                        "Too many connections from your address; try again shortly.\n"
+                        ).encode()
+_CROWDED: Final = b"".join([
+    STATUS_LINE[503],
+    b"content-type: text/plain; charset=utf-8\r\n",
+    b"content-length: %d\r\n" % len(_CROWDED_BODY),
+    b"cache-control: no-store\r\n",
+    b"retry-after: 10\r\n",
+    _SECURITY,
+    b"connection: close\r\n\r\n",
+    _CROWDED_BODY,
+])
 
 _events = Throttled(logging.getLogger("uvicorn.error"))
 #: The server's default header lines (`Date`, which uvicorn replaces once a second), as last
@@ -341,6 +360,10 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self._client_text: str | None = None
         #: The HTTP version of the request whose head just ended.
         self._version = "1.1"
+        #: Each client address's connections (`app.web.clients`), and the address this one
+        #: counts under (None: not counted).
+        self._clients: ClientConnections | None = getattr(self.app, "clients", None)
+        self._client_key: str | None = None
 
     # --- the connection ----------------------------------------------------------------------
 
@@ -359,8 +382,49 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, limits.SEND_BUFFER)
         self._waiting_since = self.loop.time()
         self._arm_head_timer()
+        if self._clients is not None and self._clients.bound and not self._admit_client():
+            return
         if self._max_connections and len(self.connections) > self._max_connections:
             self._make_room()
+
+    def _admit_client(self) -> bool:
+        """Count the connection under its client address; past the address's bound, close
+        its idle kept-alive connection that waited longest, or else refuse this one (503,
+        nothing read): False."""
+        clients = self._clients
+        assert clients is not None
+        key = clients.client_of(self.client)
+        if key is None:
+            return True
+        mine = clients.connections(key)
+        if len(mine) >= clients.bound:
+            idle = [other for other in mine if other._idle()]
+            if not idle:
+                _events.log(logging.WARNING, "client bound",
+                            "%s%d connections open from this address, none idle "
+                            "(RULES_MAX_CLIENT_CONNECTIONS): new one refused",
+                            self._client_prefix(), len(mine))
+                self._closed_here = True
+                self._cancel_head_timer()
+                self.connections.discard(self)
+                self.transport.write(_CROWDED)
+                self.transport.close()
+                return False
+            min(idle, key=lambda other: other._waiting_since or 0.0)._close_now()
+        mine.add(self)
+        self._client_key = key
+        return True
+
+    def _idle(self) -> bool:
+        """Kept alive between requests: nothing being answered, nothing of a request read."""
+        return (self._idle_due is not None and not self._answering() and not self._held
+                and not self._in_head)
+
+    def _count_out(self) -> None:
+        self.connections.discard(self)
+        if self._client_key is not None and self._clients is not None:
+            self._clients.discard(self._client_key, self)
+            self._client_key = None
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_head_timer()
@@ -387,6 +451,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
                 cycle.message_event.set()
         # Requests never started hold `on_response_complete`, a reference back to this.
         self.pipeline.clear()
+        self._count_out()
         super().connection_lost(exc)
 
     def holding(self) -> bool:
@@ -424,9 +489,9 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             with contextlib.suppress(OSError):
                 self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, _RESET)
         self.transport.abort()
-        # Counted out now, not when uvicorn hears of it on a later loop turn: the bound is
+        # Counted out now, not when uvicorn hears of it on a later loop turn: the bounds are
         # checked again before then.
-        self.connections.discard(self)
+        self._count_out()
 
     def _over_capacity(self) -> bool:
         bound = self._max_connections or 0

@@ -1,0 +1,143 @@
+"""The bound on one client address's connections (`app.web.clients`), counted by the protocol:
+what an address is counted as, and, against the real server over raw sockets from several
+loopback addresses (Linux answers the whole of 127.0.0.0/8), what a client past it gets."""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from app.web.clients import ClientConnections
+from app.web.hosts import TrustedProxies
+from bench.server import running_server
+from tests.raw import Reply, ended, responses
+
+ROOT = Path(__file__).resolve().parents[1]
+BOUND = 6
+PROXY = "127.0.0.9"
+
+
+def test_an_address_counts_as_itself_an_ipv6_client_by_its_64() -> None:
+    clients = ClientConnections(BOUND, TrustedProxies(""))
+    assert clients.client_of(("203.0.113.7", 5000)) == "203.0.113.7"
+    # One subscriber's /64 is one client, whatever address of it each socket takes.
+    assert clients.client_of(("2001:db8:1:2::5", 1, 0, 0)) == "2001:db8:1:2::/64"
+    assert clients.client_of(("2001:db8:1:2:ffff::9", 1, 0, 0)) == "2001:db8:1:2::/64"
+    assert clients.client_of(("2001:db8:1:3::5", 1, 0, 0)) == "2001:db8:1:3::/64"
+    assert clients.client_of(("::ffff:203.0.113.7", 1, 0, 0)) == "203.0.113.7"
+    assert clients.client_of("/run/rules.sock") is None  # a Unix socket: no address
+
+
+def test_trusted_proxies_and_a_zero_bound_count_nothing() -> None:
+    trusted = ClientConnections(BOUND, TrustedProxies("10.0.0.0/8, 192.0.2.1"))
+    assert trusted.client_of(("10.1.2.3", 80)) is None
+    assert trusted.client_of(("192.0.2.1", 80)) is None
+    assert trusted.client_of(("192.0.2.2", 80)) == "192.0.2.2"
+    assert ClientConnections(BOUND, TrustedProxies("*")).client_of(("198.51.100.1", 1)) is None
+    assert ClientConnections(0, TrustedProxies("")).client_of(("198.51.100.1", 1)) is None
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("clients")
+    env = {"RULES_DATA_DIR": str(ROOT / "data"), "RULES_INDEX_DIR": str(folder / "index"),
+           "RULES_WORKERS": "1", "RULES_MAX_CLIENT_CONNECTIONS": str(BOUND),
+           "RULES_TRUSTED_PROXIES": PROXY}
+    with running_server(env, log_path=folder / "server.log") as (url, _):
+        yield url
+
+
+def _connect(base: str, source: str, receive_buffer: int = 0) -> socket.socket:
+    url = urlsplit(base)
+    sock = socket.socket()
+    if receive_buffer:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+    sock.settimeout(5)
+    sock.bind((source, 0))
+    sock.connect((url.hostname or "127.0.0.1", url.port or 80))
+    return sock
+
+
+def _request(base: str, target: str) -> bytes:
+    return f"GET {target} HTTP/1.1\r\nHost: {urlsplit(base).netloc}\r\n\r\n".encode()
+
+
+def _non_reader(base: str, source: str) -> socket.socket:
+    """A client that asks for the biggest answer again and again and never reads."""
+    sock = _connect(base, source, receive_buffer=4096)
+    sock.sendall(_request(base, "/search-index.json") * 20)
+    return sock
+
+
+def _answer(sock: socket.socket, base: str, target: str = "/healthz") -> Reply:
+    """Ask for `target` on `sock` and read its one answer (bounded by the socket's timeout)."""
+    sock.sendall(_request(base, target))
+    received = b""
+    while True:
+        head, ended, rest = received.partition(b"\r\n\r\n")
+        if ended:
+            length = next((int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")
+                           if line.lower().startswith(b"content-length:")), 0)
+            if len(rest) >= length:
+                return responses(received)[0]
+        chunk = sock.recv(65_536)
+        assert chunk, f"closed before a whole answer: {received[:200]!r}"
+        received += chunk
+
+
+def test_an_address_whose_connections_all_stall_gets_503_and_others_are_answered(
+        base: str) -> None:
+    # #20 H1: one address with thousands of non-reading sockets took every connection of the
+    # workers, and each new one of them still had an answer computed and written.
+    attackers = [_non_reader(base, "127.0.0.2") for _ in range(BOUND)]
+    try:
+        time.sleep(0.5)
+        with _connect(base, "127.0.0.2") as extra:
+            refused = _answer(extra, base, "/search-index.json")
+        with _connect(base, "127.0.0.1") as player:
+            answered = _answer(player, base, "/rules/Attack_of_Opportunity")
+    finally:
+        for sock in attackers:
+            sock.close()
+    assert refused.status == 503
+    assert refused.headers["retry-after"] == "10"
+    assert refused.headers["cache-control"] == "no-store"
+    assert refused.headers["connection"] == "close"
+    assert "x-content-type-options" in refused.headers
+    assert "연결이 너무 많습니다" in refused.text
+    assert answered.status == 200
+
+
+def test_past_the_bound_an_idle_connection_of_the_address_makes_room(base: str) -> None:
+    # A club behind one NAT address: its browsers' kept-alive connections are idle, and the
+    # one that waited longest is closed for a new one (browsers open another by themselves).
+    idle = [_connect(base, "127.0.0.3") for _ in range(BOUND)]
+    try:
+        for sock in idle:
+            assert _answer(sock, base).status == 200
+            time.sleep(0.01)  # the event loop's clock counts milliseconds
+        with _connect(base, "127.0.0.3") as newcomer:
+            assert _answer(newcomer, base, "/rules/Attack_of_Opportunity").status == 200
+        time.sleep(0.2)
+        closed = [ended(sock) for sock in idle]
+    finally:
+        for sock in idle:
+            sock.close()
+    assert closed == [True] + [False] * (BOUND - 1)
+
+
+def test_a_trusted_proxy_is_not_bounded(base: str) -> None:
+    # A reverse proxy carries many players on its connections, and bounds them itself.
+    held = [_non_reader(base, PROXY) for _ in range(BOUND + 2)]
+    try:
+        time.sleep(0.5)
+        with _connect(base, PROXY) as sock:
+            assert _answer(sock, base).status == 200
+    finally:
+        for sock in held:
+            sock.close()
