@@ -5,6 +5,7 @@ loopback addresses (Linux answers the whole of 127.0.0.0/8), what a client past 
 from __future__ import annotations
 
 import socket
+import struct
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +20,8 @@ from tests.raw import Reply, ended, responses
 
 ROOT = Path(__file__).resolve().parents[1]
 BOUND = 6
+#: Also how many connections may wait for room in the worker.
+MAX_CONNECTIONS = 12
 PROXY = "127.0.0.9"
 
 
@@ -47,6 +50,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("clients")
     env = {"RULES_DATA_DIR": str(ROOT / "data"), "RULES_INDEX_DIR": str(folder / "index"),
            "RULES_WORKERS": "1", "RULES_MAX_CLIENT_CONNECTIONS": str(BOUND),
+           "RULES_MAX_CONNECTIONS": str(MAX_CONNECTIONS),
            "RULES_TRUSTED_PROXIES": PROXY}
     with running_server(env, log_path=folder / "server.log") as (url, _):
         yield url
@@ -90,7 +94,12 @@ def _answer(sock: socket.socket, base: str, target: str = "/healthz") -> Reply:
         received += chunk
 
 
-def test_an_address_whose_connections_all_stall_gets_503_and_others_are_answered(
+def _reset(sock: socket.socket) -> None:
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    sock.close()
+
+
+def test_past_the_bound_a_busy_address_waits_unread_and_others_are_answered(
         base: str) -> None:
     # #20 H1: one address with thousands of non-reading sockets took every connection of the
     # workers, and each new one of them still had an answer computed and written.
@@ -98,11 +107,37 @@ def test_an_address_whose_connections_all_stall_gets_503_and_others_are_answered
     try:
         time.sleep(0.5)
         with _connect(base, "127.0.0.2") as extra:
-            refused = _answer(extra, base, "/search-index.json")
-        with _connect(base, "127.0.0.1") as player:
-            answered = _answer(player, base, "/rules/Attack_of_Opportunity")
+            extra.sendall(_request(base, "/healthz"))
+            extra.settimeout(1.0)
+            with pytest.raises(TimeoutError):
+                extra.recv(1)  # it waits, unread, while the address's own are all busy
+            with _connect(base, "127.0.0.1") as player:
+                assert _answer(player, base, "/rules/Attack_of_Opportunity").status == 200
+            _reset(attackers.pop())  # one of the address's connections ends: room for one
+            extra.settimeout(5.0)
+            received = b""
+            while b"\r\n\r\n" not in received:
+                chunk = extra.recv(65_536)
+                assert chunk, "closed instead of answered"
+                received += chunk
+            assert received.startswith(b"HTTP/1.1 200 ")
     finally:
         for sock in attackers:
+            sock.close()
+
+
+def test_with_too_many_waiting_a_new_connection_gets_503_at_once(base: str) -> None:
+    # Waiting connections cost a socket each: at most RULES_MAX_CONNECTIONS wait per worker.
+    attackers = [_non_reader(base, "127.0.0.5") for _ in range(BOUND)]
+    waiting = []
+    try:
+        time.sleep(0.5)
+        waiting = [_connect(base, "127.0.0.5") for _ in range(MAX_CONNECTIONS)]
+        time.sleep(0.3)
+        with _connect(base, "127.0.0.5") as extra:
+            refused = responses(_read_all(extra))[0]
+    finally:
+        for sock in attackers + waiting:
             sock.close()
     assert refused.status == 503
     assert refused.headers["retry-after"] == "10"
@@ -110,7 +145,13 @@ def test_an_address_whose_connections_all_stall_gets_503_and_others_are_answered
     assert refused.headers["connection"] == "close"
     assert "x-content-type-options" in refused.headers
     assert "연결이 너무 많습니다" in refused.text
-    assert answered.status == 200
+
+
+def _read_all(sock: socket.socket) -> bytes:
+    received = b""
+    while chunk := sock.recv(65_536):
+        received += chunk
+    return received
 
 
 def test_past_the_bound_an_idle_connection_of_the_address_makes_room(base: str) -> None:

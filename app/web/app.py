@@ -266,7 +266,8 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
     app.front = chain
     app.admitting = tuple(reversed(layers))
     app.front_layer = front_layer
-    app.clients = ClientConnections(settings.max_client_connections, trusted)
+    app.clients = ClientConnections(settings.max_client_connections, trusted,
+                                    most_waiting=settings.max_connections)
     return app
 
 

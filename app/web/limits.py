@@ -33,6 +33,10 @@ MIN_WRITE_RATE = 256
 #: (when all would connect again at once, and every new connection, a player's too, would wait
 #: behind the whole crowd in the listen queue).
 WRITE_TIMEOUT_SPREAD = 1.0
+#: Seconds a connection past its address's bound (`RULES_MAX_CLIENT_CONNECTIONS`) waits, unread,
+#: for one of the address's connections to end, drawn from this × [1, 2) (a crowd that
+#: connected at one instant is let go over seconds); then it gets 503 (`app.web.clients`).
+CLIENT_WAIT = 10.0
 #: Requests parsed ahead of the one being answered on a connection (HTTP/1.1 pipelining; no
 #: browser pipelines). Further bytes wait unparsed and the socket is not read meanwhile.
 PIPELINE_DEPTH = 4

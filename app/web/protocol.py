@@ -364,6 +364,10 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         #: counts under (None: not counted).
         self._clients: ClientConnections | None = getattr(self.app, "clients", None)
         self._client_key: str | None = None
+        #: The address under which this connection waits for room (None: not waiting), and
+        #: when its wait ends with a 503.
+        self._room_for: str | None = None
+        self._room_timer: asyncio.TimerHandle | None = None
 
     # --- the connection ----------------------------------------------------------------------
 
@@ -384,13 +388,13 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self._arm_head_timer()
         if self._clients is not None and self._clients.bound and not self._admit_client():
             return
-        if self._max_connections and len(self.connections) > self._max_connections:
+        if self._max_connections and self._counted() > self._max_connections:
             self._make_room()
 
     def _admit_client(self) -> bool:
-        """Count the connection under its client address; past the address's bound, close
-        its idle kept-alive connection that waited longest, or else refuse this one (503,
-        nothing read): False."""
+        """Count the connection under its client address. Past the address's bound, close
+        its idle kept-alive connection that waited longest; with none idle, this one waits,
+        unread, for room (or, with too many waiting, gets 503 at once): False."""
         clients = self._clients
         assert clients is not None
         key = clients.client_of(self.client)
@@ -400,20 +404,65 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         if len(mine) >= clients.bound:
             idle = [other for other in mine if other._idle()]
             if not idle:
-                _events.log(logging.WARNING, "client bound",
-                            "%s%d connections open from this address, none idle "
-                            "(RULES_MAX_CLIENT_CONNECTIONS): new one refused",
-                            self._client_prefix(), len(mine))
-                self._closed_here = True
-                self._cancel_head_timer()
-                self.connections.discard(self)
-                self.transport.write(_CROWDED)
-                self.transport.close()
+                self._wait_for_room(key, len(mine))
                 return False
             min(idle, key=lambda other: other._waiting_since or 0.0)._close_now()
         mine.add(self)
         self._client_key = key
         return True
+
+    def _wait_for_room(self, key: str, open_now: int) -> None:
+        clients = self._clients
+        assert clients is not None
+        # Not a candidate for the worker's bound (nothing waits on its client), nor counted in
+        # it; no head is waited for.
+        self._waiting_since = None
+        self._cancel_head_timer()
+        if not clients.wait(key, self):
+            _events.log(logging.WARNING, "client bound",
+                        "%s%d connections open from this address, none idle, and %d waiting "
+                        "in this worker (RULES_MAX_CLIENT_CONNECTIONS): new one refused",
+                        self._client_prefix(), open_now, clients.waiting)
+            self._crowded()
+            return
+        _events.log(logging.WARNING, "client bound",
+                    "%s%d connections open from this address, none idle "
+                    "(RULES_MAX_CLIENT_CONNECTIONS): a new one waits for room",
+                    self._client_prefix(), open_now)
+        # Read until the first bytes arrive (uvloop starts reading after `connection_made`,
+        # whatever it asked), then held unparsed with reading paused (`_feed`).
+        self._room_for = key
+        self._room_timer = self.loop.call_later(
+            limits.CLIENT_WAIT * (1 + random.random()), self._no_room)
+
+    def _no_room(self) -> None:
+        self._room_timer = None
+        if self._room_for is not None and self._clients is not None:
+            self._clients.stop_waiting(self._room_for, self)
+            self._room_for = None
+            self._crowded()
+
+    def _crowded(self) -> None:
+        """The 503 of a client address with too many busy connections; nothing was read."""
+        self._closed_here = True
+        self.connections.discard(self)
+        self.transport.write(_CROWDED)
+        self.transport.close()
+
+    def _given_room(self, key: str) -> None:
+        """One of the address's connections ended: this one, which waited longest, is served
+        now, as a new connection."""
+        if self._room_timer is not None:
+            self._room_timer.cancel()
+            self._room_timer = None
+        self._room_for = None
+        assert self._clients is not None
+        self._clients.connections(key).add(self)
+        self._client_key = key
+        self._waiting_since = self.loop.time()
+        self._arm_head_timer()
+        self.flow.resume_reading()
+        self._feed()
 
     def _idle(self) -> bool:
         """Kept alive between requests: nothing being answered, nothing of a request read."""
@@ -422,19 +471,38 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
 
     def _count_out(self) -> None:
         self.connections.discard(self)
-        if self._client_key is not None and self._clients is not None:
-            self._clients.discard(self._client_key, self)
+        clients = self._clients
+        if clients is None:
+            return
+        if self._room_for is not None:
+            clients.stop_waiting(self._room_for, self)
+            self._room_for = None
+        key = self._client_key
+        if key is not None:
+            clients.discard(key, self)
             self._client_key = None
+            while (waiting := clients.next_waiting(key)) is not None:
+                if not waiting.transport.is_closing():
+                    waiting._given_room(key)
+                    break
+
+    def _counted(self) -> int:
+        """Open connections that count toward `RULES_MAX_CONNECTIONS`: the ones waiting for
+        room under their address do not."""
+        waiting = self._clients.waiting if self._clients is not None else 0
+        return len(self.connections) - waiting
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_head_timer()
         if self._head_timer is not None:
             self._head_timer.cancel()  # it refers to this protocol
             self._head_timer = None
-        for timer in (self._write_timer, self._next_timer, self._drain_timer, self._idle_timer):
+        for timer in (self._write_timer, self._next_timer, self._drain_timer, self._idle_timer,
+                      self._room_timer):
             if timer is not None:
                 timer.cancel()
         self._write_timer = self._next_timer = self._drain_timer = self._idle_timer = None
+        self._room_timer = None
         self._idle_due = None
         self._held.clear()
         if self._writer is not None:
@@ -455,15 +523,16 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         super().connection_lost(exc)
 
     def holding(self) -> bool:
-        """Whether bytes received are waiting to be parsed."""
-        return bool(self._held)
+        """Whether reading stays paused: bytes received wait to be parsed, or the connection
+        waits for room under its address."""
+        return bool(self._held) or self._room_for is not None
 
     def _make_room(self) -> None:
         """Past the connection bound: close the connections that have waited on their client
         the longest (a share of the bound at once); if every one is being answered, this one
         may only ask for a probe until others end."""
         bound = self._max_connections or 0
-        wanted = max(1, len(self.connections) - bound, bound // _EVICT_SHARE)
+        wanted = max(1, self._counted() - bound, bound // _EVICT_SHARE)
         victims = _Eviction.of(self.connections).take(wanted, self)
         if victims:
             _events.log(logging.WARNING, "connection bound",
@@ -472,7 +541,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
                         self.loop.time() - (victims[0]._waiting_since or 0.0))
             for victim in victims:
                 victim._close_now()
-        elif len(self.connections) > bound + limits.HEALTH_RESERVE:
+        elif self._counted() > bound + limits.HEALTH_RESERVE:
             _events.log(logging.WARNING, "connection bound",
                         "%s%d connections, every one being answered: new connection closed",
                         self._client_prefix(), len(self.connections))
@@ -495,7 +564,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
 
     def _over_capacity(self) -> bool:
         bound = self._max_connections or 0
-        return bound > 0 and len(self.connections) > bound
+        return bound > 0 and self._counted() > bound
 
     # --- reading and parsing -----------------------------------------------------------------
 
@@ -507,7 +576,8 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self._feed()
 
     def _may_parse(self) -> bool:
-        if self._pending_error is not None or self.transport.is_closing():
+        if (self._pending_error is not None or self.transport.is_closing()
+                or self._room_for is not None):
             return False
         if not self._answering():
             return True
