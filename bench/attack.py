@@ -446,11 +446,12 @@ def _reload_phase(server: _Server, seconds: int, data: Path, source: Path) -> li
     whole run, and shown apart for wrk alone (before the first reload) and while reloading."""
     unloaded = phases.baseline(server.port)
     moments: list[tuple[float, float]] = []
-    begun = phases.count_lines(server.log, phases.RELOAD_BEGUN)
+    watch = phases.LogWatch(server.log)
+    begun = watch.count(phases.RELOAD_BEGUN)
     with phases.spending(lambda: serving_pids(server.pid)) as spend, \
             phases.probing(server.port) as loaded:
         sender = threading.Thread(target=phases.reloads, args=(
-            server.pid, data, source, server.log, RELOADS, seconds / 4, threading.Event(),
+            server.pid, data, source, watch, RELOADS, seconds / 4, threading.Event(),
             moments, loaded.began), daemon=True)
         sender.start()
         ended = threading.Event()
@@ -463,9 +464,9 @@ def _reload_phase(server: _Server, seconds: int, data: Path, source: Path) -> li
         threading.Thread(target=stopper, daemon=True).start()
         result = _run_wrk(server, RELOADS * 130 + 2 * seconds, "load", str(SEED),
                           connections=CONNECTIONS, stop=ended)
-    begun = phases.count_lines(server.log, phases.RELOAD_BEGUN) - begun
-    done = phases.count_lines(server.log, phases.RELOAD_DONE)
-    failed = phases.count_lines(server.log, phases.RELOAD_FAILED)
+    begun = watch.count(phases.RELOAD_BEGUN) - begun
+    done = watch.count(phases.RELOAD_DONE)
+    failed = watch.count(phases.RELOAD_FAILED)
     errors = result.count(lambda s: s >= 500)
     timeline = ", ".join(f"{a:.0f}→{b:.0f} s" for a, b in moments)
     rows = [(f"wrk -c{CONNECTIONS} reader mix during {RELOADS} SIGHUP reloads (index in memory)",
