@@ -1,7 +1,7 @@
 """Attack bench: the production configuration under floods, slow readers and reloads.
 
     .venv/bin/python -m bench.attack [--flood-seconds 30] [--bust-requests 100000] [--quick]
-        [--only issue8|issue20|slow|heavy|reload] [--phase-seconds 20] [--before REV]
+        [--only issue8|issue20|slow|heavy|reload] [--phase-seconds 20] [--before REV] [--record]
 
 Starts `python -m app serve` with RULES_WORKERS=2 and otherwise default settings on 127.0.0.1
 (`bench.server.running_server`, the index built once in a temporary folder; a fresh server per
@@ -51,6 +51,7 @@ import shutil
 import signal
 import statistics
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -517,6 +518,8 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
                         help="also run the #20 phases on the code at REVISION (a temporary git "
                         "worktree), first, e.g. 7d0f4d0 (the code #20 was filed against)")
     parser.add_argument("--quick", action="store_true", help="short phases (a smoke run)")
+    parser.add_argument("--record", action="store_true",
+                        help="write the summary to docs/figures.json and docs/figures.md")
     args = parser.parse_args(argv)
     if args.quick:
         args.flood_seconds, args.bust_requests = min(args.flood_seconds, 5), 3_000
@@ -542,9 +545,28 @@ def main(argv: list[str] | None = None) -> int:
                     _issue20_phases(args, work, summary, old, f"before, {args.before}")
             _issue20_phases(args, work, summary)
     failed = sum(row[3] != "ok" for row in summary)
-    print(_table(f"룰사전 attack summary: {len(summary) - failed} of {len(summary)} targets met"
-                 + (f", {failed} **FAIL**" if failed else ""), summary))
+    title = (f"룰사전 attack summary: {len(summary) - failed} of {len(summary)} targets met"
+             + (f", {failed} **FAIL**" if failed else ""))
+    print(_table(title, summary))
+    if args.record:
+        _record(args, argv, title, summary)
     return 0
+
+
+def _record(args: argparse.Namespace, argv: list[str] | None, title: str,
+            summary: list[Row]) -> None:
+    from bench import figures
+
+    shown = [a for a in (argv if argv is not None else sys.argv[1:]) if a != "--record"]
+    figures.record(f"attack: {args.only or 'all'}", figures.Table(
+        title=f"Attacks on the real server, one run ({args.only or 'every phase'})",
+        command=" ".join(["python -m bench.attack", *shown]),
+        columns=["metric", "value", "target", ""], rows=summary,
+        notes=[title, "Each phase on a fresh 2-worker server; the probe asks every 50 ms for "
+               "/healthz, a cached entry page and an uncached search, each over a kept and a "
+               "new connection in turn, and its targets are 5 × its own unloaded p99 in the "
+               "same run. The attackers connect from 127.0.0.2, the probe and wrk from "
+               "127.0.0.1; all share the machine's cores with the server."]))
 
 
 def _issue8_phases(args: argparse.Namespace, work: Path, cap_mib: float,
