@@ -115,12 +115,7 @@ def test_past_the_bound_a_busy_address_waits_unread_and_others_are_answered(
                 assert _answer(player, base, "/rules/Attack_of_Opportunity").status == 200
             _reset(attackers.pop())  # one of the address's connections ends: room for one
             extra.settimeout(5.0)
-            received = b""
-            while b"\r\n\r\n" not in received:
-                chunk = extra.recv(65_536)
-                assert chunk, "closed instead of answered"
-                received += chunk
-            assert received.startswith(b"HTTP/1.1 200 ")
+            assert _head_of_answer(extra).startswith(b"HTTP/1.1 200 ")
     finally:
         for sock in attackers:
             sock.close()
@@ -181,4 +176,34 @@ def test_a_trusted_proxy_is_not_bounded(base: str) -> None:
             assert _answer(sock, base).status == 200
     finally:
         for sock in held:
+            sock.close()
+
+
+def _head_of_answer(sock: socket.socket) -> bytes:
+    received = b""
+    while b"\r\n\r\n" not in received:
+        chunk = sock.recv(65_536)
+        assert chunk, "closed instead of answered"
+        received += chunk
+    return received
+
+
+def test_room_made_by_an_idle_connection_goes_to_the_one_that_waited(base: str) -> None:
+    # Fair within an address: a newcomer that closes an idle connection to make room does not
+    # pass a connection already waiting for it.
+    silent = [_connect(base, "127.0.0.7") for _ in range(BOUND)]  # none idle: no request yet
+    try:
+        time.sleep(0.3)
+        with _connect(base, "127.0.0.7") as waiting:
+            waiting.sendall(_request(base, "/healthz"))
+            time.sleep(0.3)
+            assert _answer(silent[0], base).status == 200  # now idle, kept alive
+            with _connect(base, "127.0.0.7") as newcomer:
+                newcomer.sendall(_request(base, "/healthz"))
+                assert _head_of_answer(waiting).startswith(b"HTTP/1.1 200 ")
+                newcomer.settimeout(1.0)
+                with pytest.raises(TimeoutError):
+                    newcomer.recv(1)  # it waits in its turn
+    finally:
+        for sock in silent:
             sock.close()

@@ -405,10 +405,13 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             # `_idle_due` first: a crowd of busy connections is passed over at the cost of
             # one attribute each, for each of its new connections.
             idle = [other for other in mine if other._idle_due is not None and other._idle()]
-            if not idle:
+            if idle:
+                # The room goes to the address's connection that waited longest for it, if one
+                # does (`_count_out`); this one then waits behind it.
+                min(idle, key=lambda other: other._waiting_since or 0.0)._close_now()
+            if len(mine) >= clients.bound:
                 self._wait_for_room(key, len(mine))
                 return False
-            min(idle, key=lambda other: other._waiting_since or 0.0)._close_now()
         mine.add(self)
         self._client_key = key
         return True
