@@ -54,9 +54,9 @@ class Settings(BaseSettings):
     #: Open connections per worker; beyond it, new requests get 503.
     max_connections: int = Field(default=1000, ge=10, le=100_000)
     #: Open connections one client address may have per worker (0: no bound); past it its
-    #: idle kept-alive ones are closed to make room, else the new one gets 503 unread
-    #: (`app.web.clients`). A browser opens at most 6 to a site; trusted proxies are not
-    #: counted, and an IPv6 client counts by its /64.
+    #: idle kept-alive ones are closed to make room, else the new one waits unread for room
+    #: (`limits.CLIENT_WAIT`, then 503; `app.web.clients`). A browser opens at most 6 to a
+    #: site; trusted proxies are not counted, and an IPv6 client counts by its /64.
     max_client_connections: int = Field(default=64, ge=0, le=100_000)
     #: Searches (search, suggest, /go/) computed at once per worker, and how many more may wait
     #: for a slot (at most 2 s); beyond that they get 503 at once (app/web/admission.py).
