@@ -51,7 +51,6 @@ import shutil
 import signal
 import statistics
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -557,10 +556,9 @@ def _record(args: argparse.Namespace, argv: list[str] | None, title: str,
             summary: list[Row]) -> None:
     from bench import figures
 
-    shown = [a for a in (argv if argv is not None else sys.argv[1:]) if a != "--record"]
     figures.record(f"attack: {args.only or 'all'}", figures.Table(
         title=f"Attacks on the real server, one run ({args.only or 'every phase'})",
-        command=" ".join(["python -m bench.attack", *shown]),
+        command=figures.command("python -m bench.attack", argv),
         columns=["metric", "value", "target", ""], rows=summary,
         notes=[title, "Each phase on a fresh 2-worker server; the probe asks every 50 ms for "
                "/healthz, a cached entry page and an uncached search, each over a kept and a "

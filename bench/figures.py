@@ -17,6 +17,7 @@ import datetime
 import json
 import os
 import platform
+import sys
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -50,6 +51,13 @@ class Table:
     rows: Sequence[Sequence[str]]
     #: Lines said under the table: what the rows mean, what was measured with what.
     notes: Sequence[str] = field(default_factory=tuple)
+
+
+def command(program: str, argv: Sequence[str] | None) -> str:
+    """The command a bench was run with, as typed, without `--record` (the table's command):
+    `argv` as given to its `main`, else the process's own arguments."""
+    shown = [a for a in (argv if argv is not None else sys.argv[1:]) if a != "--record"]
+    return " ".join([program, *shown])
 
 
 def machine() -> str:

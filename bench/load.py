@@ -758,10 +758,9 @@ def _record(args: argparse.Namespace, argv: list[str] | None, text: str) -> None
     rows = [[c.strip() for c in line.strip("|").split(" | ")] for line in lines[4:]
             if line.startswith("| ")]
     notes = [lines[0], *(x for x in lines[4:] if x and not x.startswith("|"))]
-    shown = [a for a in (argv if argv is not None else sys.argv[1:]) if a != "--record"]
     figures.record("load", figures.Table(
         title="Load: the app as a share of the floor, one run",
-        command=" ".join(["python -m bench.load", *shown]),
+        command=figures.command("python -m bench.load", argv),
         columns=["metric", "value", "share of the floor", "target", ""], rows=rows,
         notes=notes))
 
