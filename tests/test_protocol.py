@@ -231,6 +231,29 @@ def test_keep_alive_serves_several_requests(server: _Server) -> None:
             assert (status, body, rest) == (200, b'{"status":"ok"}', b"")
 
 
+@pytest.mark.parametrize(("path", "status"), [
+    ("/rules/eh-%EC%A7%95%EC%A1%B0", 200),  # eh-징조: its decoding is remembered
+    ("/rules/" + "%EC%A7%95" * 200, 404),     # past what is remembered: decoded each time
+])
+def test_a_percent_encoded_path_gets_the_same_answer_every_time(server: _Server, path: str,
+                                                                status: int) -> None:
+    # The first answer is computed, the ones after it are written from memory by the protocol,
+    # which decodes and logs the path itself.
+    logged = _log_lines(server, f'"GET {path} HTTP/1.1" {status}')
+    request = f"GET {path} HTTP/1.1\r\n".encode() + server.host_header + b"\r\n"
+    with _connect(server) as sock:
+        answers = []
+        for _ in range(3):
+            sock.sendall(request)
+            answered, body, rest = _read_response(sock, b"")
+            answers.append((answered, body, rest))
+    assert answers[0][0] == status and answers[0][2] == b""
+    assert answers[1:] == answers[:1] * 2
+    if status == 200:
+        assert "징조".encode() in answers[0][1]
+    assert _wait_for_log(server, f'"GET {path} HTTP/1.1" {status}', logged + 3) == logged + 3
+
+
 def test_pipelined_requests_are_answered_in_order(server: _Server) -> None:
     # Ten times the raw head bound in one send: only each request's own head may count.
     count = 300
