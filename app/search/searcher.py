@@ -817,15 +817,15 @@ class SearchIndex:
         ids = [m.id for m in self.titles.ranked(matches)]
         if not ids:
             # No title answers what is typed: the search's best results do.
-            ids = self.best(text, limit=limit)
+            ids = self.best(rewrite, limit=limit)
         return ids[:limit]
 
-    def best(self, text: str, *, limit: int) -> list[str]:
-        """The search's best `limit` entries for a cleaned `text`, for suggestions: what a
+    def best(self, rewrite: Rewrite, *, limit: int) -> list[str]:
+        """The search's best `limit` entries for a cleaned text's `rewrite` (made once by the
+        suggestion that asks: it was a tenth of a long one's time), for suggestions: what a
         page of results needs besides the order (snippets, the words no result has, the
         nearest words of the texts, did-you-mean) is not made, and only the best `limit`
         BM25 candidates are re-ranked, which keeps a suggestion under a millisecond."""
-        rewrite = self.rewrite(text)
         plan = self.plan(rewrite.text, related=rewrite.related)
         if plan.empty or limit <= 0:
             return []
