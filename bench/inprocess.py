@@ -36,9 +36,8 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from app.settings import Settings
-from app.web.app import create_app, settle_heap
+from app.web.app import create_app, settle_app
 from app.web.state import Library
-from app.web.templating import compile_all
 
 QUERIES = Path(__file__).with_name("search-queries.dev.json")
 SEED = 20261202
@@ -118,9 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="rules-inprocess-") as tmp:
         settings = Settings(index_dir=Path(tmp) / "index", cache_mb=32 if args.cache else 0)
         app = create_app(settings, build=False)
-        # As a server's worker does before it serves (`create_app(settle=True)`).
-        compile_all(app.state.templates)
-        settle_heap()
+        settle_app(app)  # as a server's worker does before it serves
         return asyncio.run(measure(app, args, rounds))
 
 

@@ -46,6 +46,10 @@ def test_sighup_reloads_good_data_and_ignores_broken_data(tmp_path: Path) -> Non
         assert wait_for(lambda: _ready(base)["version"] != before)
         with urllib.request.urlopen(base + "/api/entries/Attack_of_Opportunity") as response:
             assert json.load(response)["title"] == "틈새 공격 (개정)"
+        # The entry pages' data is made again for the new data before it serves (not kept
+        # from the old, as each page's was made at start).
+        with urllib.request.urlopen(base + "/rules/Attack_of_Opportunity") as page:
+            assert "틈새 공격 (개정)" in page.read().decode("utf-8")
 
 
 def test_broken_data_volume_stops_the_start_with_one_line(tmp_path: Path) -> None:

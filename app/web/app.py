@@ -44,7 +44,7 @@ from app.web.middleware import (
     RootPathMiddleware,
     SecurityHeadersMiddleware,
 )
-from app.web.routes import ROUTES, add_routes, prebuilt_paths, readiness
+from app.web.routes import ROUTES, add_routes, make_entry_views, prebuilt_paths, readiness
 from app.web.routing import RouteTable
 from app.web.state import PREPARED_ENV, Library, load_library, load_prepared, reload_library
 from app.web.store import ResponseStore
@@ -185,7 +185,7 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
         if settle:
             # Before the app serves, so blocking its loop costs nobody; at a lower priority, as
             # the other workers serve meanwhile.
-            at_low_priority(lambda: _settle(app))
+            at_low_priority(lambda: settle_app(app))
         yield
         if settle:
             # The server stops (a reload replaces this worker, or SIGTERM) and its connections
@@ -196,6 +196,7 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
     def reload() -> None:
         if reload_library(app.state, settings.data_dir, settings.index_dir,
                           lambda new: with_built_answers(settings, new)) and settle:
+            make_entry_views(app.state.library, app.state.urls)
             settle_heap()
 
     app = FrontedApp(
@@ -286,8 +287,11 @@ async def _built(app: FastAPI, settings: Settings, library: Library) -> BuiltAns
 GC_THRESHOLDS = (50_000, 20, 100)
 
 
-def _settle(app: FastAPI) -> None:
+def settle_app(app: FastAPI) -> None:
+    """What a server's worker does before it serves (`create_app(settle=True)`): compile every
+    template, make every entry page's data (`routes.make_entry_views`), then `settle_heap`."""
     compile_all(app.state.templates)
+    make_entry_views(app.state.library, app.state.urls)
     settle_heap()
 
 
