@@ -196,8 +196,7 @@ def create_app(settings: Settings | None = None, library: Library | None = None,
     def reload() -> None:
         if reload_library(app.state, settings.data_dir, settings.index_dir,
                           lambda new: with_built_answers(settings, new)) and settle:
-            make_entry_views(app.state.library, app.state.urls)
-            settle_heap()
+            settle_app(app)  # the new data, as a starting worker's (its templates: cached)
 
     app = FrontedApp(
         title="룰사전 API",
