@@ -27,9 +27,17 @@ T = TypeVar("T")
 NICENESS = 5
 
 
+#: The threads that run work at the lower priority (`at_low_priority`).
+_THREAD_NAME = "rulesajeon-background"
+
+
 def at_low_priority(work: Callable[[], T]) -> T:
     """`work()` in a thread of its own at `NICENESS` lower priority; its result, or what it
-    raised. The calling thread waits (it holds no lock the work needs)."""
+    raised. The calling thread waits (it holds no lock the work needs). Called from such a
+    thread (a worker loading its app, which makes the app at low priority too), `work()` runs
+    right there: lowered once, not twice."""
+    if threading.current_thread().name == _THREAD_NAME:
+        return work()
     result: list[T] = []
     error: list[BaseException] = []
 
@@ -40,7 +48,7 @@ def at_low_priority(work: Callable[[], T]) -> T:
         except BaseException as exc:  # re-raised in the caller
             error.append(exc)
 
-    thread = threading.Thread(target=run, name="rulesajeon-background")
+    thread = threading.Thread(target=run, name=_THREAD_NAME)
     thread.start()
     thread.join()
     if error:

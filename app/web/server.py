@@ -34,7 +34,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import uvicorn
 from uvicorn.supervisors import Multiprocess
@@ -47,10 +47,10 @@ from app.pidfile import holding_pid_file
 from app.settings import Settings
 from app.web.background import at_low_priority
 from app.web.hosts import LAN
-from app.web.protocol import BoundedHttpToolsProtocol
 from app.web.state import PREPARED_ENV, STATUS_ENV, Library, load_library, save_corpus
+from app.web.worker import PROTOCOL, Worker
 
-__all__ = ["serve"]
+__all__ = ["config_args", "serve"]
 
 log = logging.getLogger("app")
 
@@ -70,14 +70,13 @@ _LOCK = ".lock"
 _PREFIX = "snapshot-"
 
 
-def serve(settings: Settings) -> int:
-    """Validate the data and serve it until stopped; 1 (with one line) on broken data."""
-    from app.web.app import create_app
-
-    config_args: dict[str, object] = {
+def config_args(settings: Settings) -> dict[str, Any]:
+    """uvicorn's settings for this server (one worker or several), as `uvicorn.Config` takes
+    them."""
+    return {
         "host": settings.host,
         "port": settings.port,
-        "http": BoundedHttpToolsProtocol,
+        "http": PROTOCOL,
         "log_config": log_config(settings.log_level, settings.log_format),
         "log_level": settings.log_level,
         # The app reads X-Forwarded-* itself, from RULES_TRUSTED_PROXIES only.
@@ -89,9 +88,16 @@ def serve(settings: Settings) -> int:
         "limit_concurrency": settings.max_connections,
         "timeout_worker_healthcheck": WORKER_START_SECONDS,
     }
+
+
+def serve(settings: Settings) -> int:
+    """Validate the data and serve it until stopped; 1 (with one line) on broken data."""
+    from app.web.app import create_app
+
+    args = config_args(settings)
     # Configured now, not when uvicorn starts, so that what loading says (an index rebuilt, or
     # built in memory) comes out in the chosen format; SIGHUP waits until it can be handled.
-    logging.config.dictConfig(config_args["log_config"])  # type: ignore[arg-type]
+    logging.config.dictConfig(args["log_config"])
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
     if settings.workers == 1:
         try:
@@ -101,7 +107,7 @@ def serve(settings: Settings) -> int:
             return 1
         _announce(settings)
         with holding_pid_file(settings.pid_path):  # `data update` finds the server by it
-            uvicorn.run(app, **config_args)  # type: ignore[arg-type]
+            uvicorn.run(app, **args)
         return 0
     try:
         snapshots = _Snapshots(settings)
@@ -114,7 +120,7 @@ def serve(settings: Settings) -> int:
             return 1
         _announce(settings)
         config = uvicorn.Config("app.main:app", workers=settings.workers,
-                                **config_args)  # type: ignore[arg-type]
+                                **args)
         with holding_pid_file(settings.pid_path):  # the supervisor takes the SIGHUP
             _Supervisor(config, sockets=[config.bind_socket()], snapshots=snapshots).run()
     finally:
@@ -306,8 +312,18 @@ class _Supervisor(Multiprocess):
         self._served: set[int] = set()
 
     def init_processes(self) -> None:
-        super().init_processes()
+        for _ in range(self.processes_num):
+            process = Worker(self.config, self.sockets)
+            process.start()
+            self.processes.append(process)
         self.snapshots.report(0, self.processes_num)
+
+    def handle_ttin(self) -> None:
+        # One more worker (uvicorn's SIGTTIN), started as ours are.
+        self.processes_num += 1
+        process = Worker(self.config, self.sockets)
+        process.start()
+        self.processes.append(process)
 
     def keep_subprocess_alive(self) -> None:
         # uvicorn's, with each worker's readiness read from the same ping, a dead worker
@@ -341,7 +357,7 @@ class _Supervisor(Multiprocess):
                             process.pid, self.snapshots.version)
             if not self.snapshots.intact() and not self._restore():
                 continue  # nothing to start it from; tried again on the next round
-            replacement = Process(self.config, self.sockets)
+            replacement = Worker(self.config, self.sockets)
             replacement.start()
             self.processes[idx] = replacement
         self.snapshots.report(ready, self.processes_num)
@@ -419,11 +435,11 @@ class _Supervisor(Multiprocess):
             for old in stopping:
                 old.join()
 
-    def _started(self) -> Process | None:
+    def _started(self) -> Worker | None:
         """A new worker that became ready, within `START_TRIES` tries."""
         for attempt in range(1, START_TRIES + 1):
             began = time.monotonic()
-            process = Process(self.config, self.sockets)
+            process = Worker(self.config, self.sockets)
             process.start()
             if process.wait_until_ready(self.config.timeout_worker_healthcheck,
                                         self.should_exit):
