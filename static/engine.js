@@ -111,7 +111,7 @@ var RulesEngine = (function (R, M) {
       /** Everyday words, never taken for typos (`Corpus.words`, app/corpus/words.py). */
       this.everyday = new Set(index.words);
       this.rewriter = new M.Rewriter(an, index.synonyms, index.related, index.game_names,
-        (w) => this.knows(w), this.everyday);
+        index.game_name_guards, (w) => this.knows(w), this.everyday);
       /** @type {Vocabulary} */
       this.hangul = new R.Vocabulary(an, {}, null);
       /** @type {Vocabulary} */

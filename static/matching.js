@@ -42,12 +42,15 @@ var RulesMatching = (function (R) {
   /** Players' words → the official terms, related words, game names. */
   class Rewriter {
     /** @param {Analysis} an @param {Tables} synonyms @param {Tables} related
-     * @param {Record<string, string[]>} names @param {(word: string) => boolean} knows
-     * @param {Set<string>} everyday */
-    constructor(an, synonyms, related, names, knows, everyday) {
+     * @param {Record<string, string[]>} names @param {Record<string, string[]>} guards
+     * @param {(word: string) => boolean} knows @param {Set<string>} everyday */
+    constructor(an, synonyms, related, names, guards, knows, everyday) {
       this.an = an;
       this.c = an.c;
       this.names = names;
+      /** A game name that is a title's word too → the words following it in titles
+       * (rewrite.GameNames.guards). */
+      this.guards = guards;
       this.knows = knows;
       /** Everyday words: never a near miss of a players' word (rewrite.Rewriter.rewrite). */
       this.everyday = everyday;
@@ -89,6 +92,16 @@ var RulesMatching = (function (R) {
       }
       return null;
     }
+    /** Whether the game name `name` found at `words[start]` is a title's word that the next
+     * word continues as the title does (엘드리치 토큰: rewrite.Rewriter._title_goes_on).
+     * @param {[number, string[], string]} name @param {string[]} words @param {number} start */
+    titleGoesOn(name, words, start) {
+      const [length, , said] = name;
+      const key = said.split(" ").join(""), after = start + length;
+      if (!has(this.guards, key) || after >= words.length) return false;
+      const guards = this.guards[key];
+      return [words[after]].concat(this.an.variants(words[after])).some((f) => guards.indexOf(f) >= 0);
+    }
     /** `text` with the synonyms of `game` ("" for every game) replaced by their terms.
      * @param {string} text @param {string} game @param {Contract["budget"]} budget
      * @returns {Rewrite} */
@@ -110,7 +123,7 @@ var RulesMatching = (function (R) {
         if (i >= budget.words) { out = out.concat(words.slice(i)); break; }
         // A game's name in a longer query is taken out and reported.
         const name = Object.keys(this.names).length ? this.synonymAt(words, i, this.names) : null;
-        if (name && name[0] < words.length && !named) {
+        if (name && name[0] < words.length && !named && !this.titleGoesOn(name, words, i)) {
           const [, games, said] = name;
           named = [said, games[0]];
           i += name[0];

@@ -127,6 +127,19 @@ def test_typos_get_the_same_totals_corrections_and_did_you_mean(
     assert browser["ids"] == [hit.id for hit in found.hits]
 
 
+def test_the_first_word_of_a_game_s_name_names_it_in_the_browser_too(
+        client: TestClient, served: dict[str, Any]) -> None:
+    # Players say 엘드리치 for 엘드리치 호러; 엘드리치 토큰 is a token of that game's rules.
+    server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]
+    queries = ["엘드리치 한 차례에 행동 몇 번 할 수 있어요", "엘드리치 토큰 언제 놓아요"]
+    answers = enginejs.run({**served, "queries": [{"q": q} for q in queries]})["results"]
+    named = [server.search(q).game_named for q in queries]
+    assert named == [("엘드리치", "eh"), None]
+    for query, browser, game in zip(queries, answers, named, strict=True):
+        assert (tuple(browser["game_named"]) if browser["game_named"] else None) == game, query
+        assert browser["ids"][:5] == [hit.id for hit in server.search(query).hits][:5], query
+
+
 def test_a_short_real_word_is_not_corrected_into_another(served: dict[str, Any]) -> None:
     # 파기 is in no text; 자기 (oneself), one jamo away, is a word of the texts but no rules
     # term: the browser (which does not hear loanwords) once fell back to it.

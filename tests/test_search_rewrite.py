@@ -76,12 +76,21 @@ def test_a_related_word_stays_and_the_rules_word_joins_it_unannounced() -> None:
 def test_a_game_named_in_a_longer_query_is_taken_out_and_reported() -> None:
     from app.search.rewrite import name_keys
     names = name_keys({"ahlcg": ("아컴호러 카드게임", "아컴"), "eh": ("엘드리치 호러", "엘호")},
-                      title_words={"엘드리치"})
-    # The first word of a name counts, unless it is a word of some title (엘드리치 토큰).
-    assert "아컴호러" in names and "엘드리치" not in names and names["엘드리치호러"] == ("eh",)
+                      titles=[["엘드리치", "토큰"], ["엘드리치", "토큰", "놓기"], ["조사", "행동"]])
+    assert "아컴호러" in names.keys and names.keys["엘드리치호러"] == ("eh",)
     rewriter = Rewriter(TABLES, {}, names)
     out = rewriter.rewrite("엘드리치 호러에서 라운드 진행", None)
     assert out.text == "라운드 진행" and out.game == ("엘드리치 호러", "eh")
     assert rewriter.rewrite("아컴에서 서지", None).game == ("아컴", "ahlcg")
     # A name alone is a search for it, not a preference.
     assert rewriter.rewrite("엘호", None) == Rewrite("엘호")
+    # The first word of a name is how players say the game (엘드리치 for 엘드리치 호러), also
+    # when a title has the word: unless the query goes on as that title does (엘드리치 토큰).
+    assert names.guards == {"엘드리치": ("토큰",)}
+    assert rewriter.rewrite("엘드리치 한 차례에 행동 몇 번", None).game == ("엘드리치", "eh")
+    assert rewriter.rewrite("엘드리치에서 괴물 잡기", None).game == ("엘드리치", "eh")
+    token = rewriter.rewrite("엘드리치 토큰을 언제 놓아요", None)
+    assert token.game is None and token.text == "엘드리치 토큰을 언제 놓아요"
+    # A word that ends a title (or is one) never names a game: nothing tells the two apart.
+    ending = name_keys({"ahlcg": ("조사 행동", "조사자단")}, titles=[["조사", "행동"], ["조사자단"]])
+    assert "조사자단" not in ending.keys

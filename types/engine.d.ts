@@ -114,6 +114,8 @@ interface ClientIndex {
   synonyms: Record<string, Record<string, string[]>>;
   related: Record<string, Record<string, string[]>>;
   game_names: Record<string, string[]>;
+  /** A game name that is also a title's word → the words that follow it in titles. */
+  game_name_guards: Record<string, string[]>;
   /** Everyday words, never taken for typos (`Corpus.words`). */
   words: string[];
   rules: Rules;

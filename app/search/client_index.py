@@ -127,6 +127,7 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
     docs = documents(corpus)
     # What titles, names and game names are made of: whole entries, not their steps.
     wholes = tuple(d for d in docs if not d.anchor)
+    names = game_name_keys(corpus, wholes)
     number = {doc.id: n for n, doc in enumerate(docs)}
     games = [g.id for g in corpus.games]
     postings: dict[str, dict[str, Counter[int]]] = {f: {} for f in SHIPPED}
@@ -207,7 +208,8 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
         "synonyms": {g.id: {k: list(v) for k, v in g.synonyms.items()} for g in corpus.games},
         "related": {game: {k: list(v) for k, v in table.items()}
                     for game, table in related_tables(corpus, wholes).items()},
-        "game_names": {k: list(v) for k, v in game_name_keys(corpus, wholes).items()},
+        "game_names": {k: list(v) for k, v in names.keys.items()},
+        "game_name_guards": {k: list(v) for k, v in names.guards.items()},
         # Shipped once, for the browser's plan as for the server's (`Corpus.words`).
         "words": sorted(corpus.words),
         "rules": {

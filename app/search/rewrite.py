@@ -26,7 +26,7 @@ from app.search.contract import CONTRACT, Budget
 from app.search.documents import Document
 from app.search.fuzzy import Vocabulary
 
-__all__ = ["Rewrite", "Rewriter", "game_name_keys", "name_keys", "related_tables"]
+__all__ = ["GameNames", "Rewrite", "Rewriter", "game_name_keys", "name_keys", "related_tables"]
 
 _RULES = CONTRACT.rewrite
 
@@ -71,32 +71,57 @@ def related_tables(corpus: Corpus, docs: Iterable[Document]) -> dict[
     return out
 
 
-def game_name_keys(corpus: Corpus, docs: Iterable[Document]) -> dict[str, tuple[str, ...]]:
-    """`name_keys` of the corpus's games, with the words of the searched titles `docs` kept
-    out: the one table the server and the browser engine both use."""
+@dataclass(frozen=True)
+class GameNames:
+    """The forms a query may name a game by, and when a form that is also a title's word is
+    that word instead."""
+
+    #: Compact form → (game id,).
+    keys: Mapping[str, tuple[str, ...]]
+    #: A form that is a word of some title too → the words that follow it in those titles
+    #: (엘드리치 → 토큰): followed by one of them it is the title's word (엘드리치 토큰), not
+    #: the game's name (엘드리치 한 라운드에 …).
+    guards: Mapping[str, tuple[str, ...]]
+
+
+def game_name_keys(corpus: Corpus, docs: Iterable[Document]) -> GameNames:
+    """`name_keys` of the corpus's games, against the words of the searched titles `docs`:
+    the one table the server and the browser engine both use."""
     return name_keys(
         {g.id: tuple(filter(None, (g.name, g.short_name, g.name_en))) for g in corpus.games},
-        {w for d in docs for w in analysis.words(d.entry.title)})
+        [analysis.words(d.entry.title) for d in docs])
 
 
 def name_keys(names: Mapping[str, Sequence[str]],
-              title_words: Set[str] = frozenset()) -> dict[str, tuple[str, ...]]:
+              titles: Iterable[Sequence[str]] = ()) -> GameNames:
     """Compact forms a query may name each game by → (game id,): its names as declared
     (`엘드리치 호러`, `엘호`, `Eldritch Horror`) and the first word of a Korean name of three
-    syllables or more (`아컴호러`), unless two games share a form or it is a word of some
-    title (`엘드리치` is also the 엘드리치 토큰 of the rules)."""
+    syllables or more (`아컴호러`, `엘드리치`), unless two games share a form.
+
+    A form that is a word of some title of `titles` (each a title's words) names the game
+    only when the query does not go on as that title does (`GameNames.guards`: 엘드리치 토큰 is
+    the token); a form that ends a title (or is one) never does: nothing tells the two apart."""
+    followers: dict[str, set[str]] = {}
+    ending: set[str] = set()
+    for words in titles:
+        for n, word in enumerate(words):
+            if n + 1 < len(words):
+                followers.setdefault(word, set()).add(words[n + 1])
+            else:
+                ending.add(word)
     found: dict[str, list[str]] = {}
     for game, declared in names.items():
         forms: list[str] = []
         for name in declared:
             forms.append("".join(analysis.words(name)))  # as a query's words join
             first = analysis.words(name)[:1]
-            if (first and analysis.is_hangul(first[0]) and len(first[0]) >= 3
-                    and first[0] not in title_words):
+            if first and analysis.is_hangul(first[0]) and len(first[0]) >= 3:
                 forms.append(first[0])
-        for form in dict.fromkeys(f for f in forms if f and f not in title_words):
+        for form in dict.fromkeys(f for f in forms if f and f not in ending):
             found.setdefault(form, []).append(game)
-    return {form: (games[0],) for form, games in found.items() if len(games) == 1}
+    keys = {form: (games[0],) for form, games in found.items() if len(games) == 1}
+    return GameNames(keys, {form: tuple(sorted(followers[form])) for form in keys
+                            if form in followers})
 
 
 class Rewriter:
@@ -104,11 +129,12 @@ class Rewriter:
 
     def __init__(self, synonyms: Mapping[str, Mapping[str, tuple[str, ...]]],
                  related: Mapping[str, Mapping[str, tuple[str, ...]]] | None = None,
-                 names: Mapping[str, tuple[str, ...]] | None = None) -> None:
+                 names: GameNames | None = None) -> None:
         """`synonyms`: game → compact variant → official terms (`GameSpec.synonyms`);
-        `related`: the same for related words (`GameSpec.related`); `names`: the compact
-        forms that name a game → (game id,) (`name_keys`)."""
-        self._names = dict(names or {})
+        `related`: the same for related words (`GameSpec.related`); `names`: the forms that
+        name a game (`name_keys`)."""
+        self._names = dict(names.keys) if names else {}
+        self._name_guards = dict(names.guards) if names else {}
         #: game → compact variant → official terms; None (no game filter) → every game's.
         self._tables = merged_terms(synonyms)
         self._related = merged_terms(related or {})
@@ -153,8 +179,10 @@ class Rewriter:
                 out.extend(words[i:])  # past the budget: left as typed, never looked at
                 break
             named = _synonym_at(words, i, self._names, lasts) if self._names else None
-            # A game's name alone is a search for it, not a preference (`엘드리치 호러`).
-            if named is not None and named[0] < len(words) and game_named is None:
+            # A game's name alone is a search for it, not a preference (`엘드리치 호러`); a
+            # title's word followed as in the title is the title's (`엘드리치 토큰`).
+            if named is not None and named[0] < len(words) and game_named is None \
+                    and not self._title_goes_on(named, words, i):
                 game_named = (named[2], named[1][0])
                 i += named[0]
                 continue
@@ -213,6 +241,16 @@ class Rewriter:
             return Rewrite(text)
         return Rewrite(" ".join(out), tuple(synonyms), game_named, tuple(joined))
 
+
+    def _title_goes_on(self, named: tuple[int, tuple[str, ...], str], words: Sequence[str],
+                       start: int) -> bool:
+        """Whether the game name `named` found at `words[start]` is a title's word that the
+        next word continues as that title does (엘드리치 토큰)."""
+        guards = self._name_guards.get("".join(named[2].split()))
+        after = start + named[0]
+        if not guards or after >= len(words):
+            return False
+        return any(f in guards for f in (words[after], *analysis.variants(words[after])))
 
 def _synonym_at(words: Sequence[str], start: int, table: Mapping[str, tuple[str, ...]],
                 lasts: dict[int, tuple[str, ...]] | None = None,

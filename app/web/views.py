@@ -791,6 +791,9 @@ class ClientIndex(View):
     related: dict[str, dict[str, list[str]]]
     #: The compact forms a query may name a game by → [game id] (`rewrite.name_keys`).
     game_names: dict[str, list[str]]
+    #: A game name that is also a title's word → the words that follow it in titles
+    #: (`rewrite.GameNames.guards`: 엘드리치 토큰 is the token, not the game).
+    game_name_guards: dict[str, list[str]]
     #: Everyday words that are never taken for typos (`Corpus.words`, `data/ko-words.txt`).
     words: list[str]
     #: The analysis tables (particles, endings, patterns, jamo), shipped from the Python side.

@@ -83,7 +83,7 @@ if (request.refused) {
         snippet: found.hits.length ? found.hits[0].snippet : "",
         shown: found.hits.map((h) => h.shown),
         suggestion: found.suggestion ? found.suggestion.title : null,
-        corrections: found.corrections, fallback: found.fallback };
+        corrections: found.corrections, fallback: found.fallback, game_named: found.game_named };
     }) };
   }
 }
