@@ -320,6 +320,8 @@ class _Supervisor(Multiprocess):
 
     def handle_ttin(self) -> None:
         # One more worker (uvicorn's SIGTTIN), started as ours are.
+        logging.getLogger("uvicorn.error").info(
+            "Received SIGTTIN, increasing the number of processes.")
         self.processes_num += 1
         process = Worker(self.config, self.sockets)
         process.start()
