@@ -92,5 +92,6 @@ def test_a_game_named_in_a_longer_query_is_taken_out_and_reported() -> None:
     token = rewriter.rewrite("엘드리치 토큰을 언제 놓아요", None)
     assert token.game is None and token.text == "엘드리치 토큰을 언제 놓아요"
     # A word that ends a title (or is one) never names a game: nothing tells the two apart.
-    ending = name_keys({"ahlcg": ("조사 행동", "조사자단")}, titles=[["조사", "행동"], ["조사자단"]])
+    ending = name_keys({"ahlcg": ("조사 행동", "조사자단")},
+                       titles=[["조사", "행동"], ["조사자단"]])
     assert "조사자단" not in ending.keys

@@ -241,7 +241,6 @@ class Rewriter:
             return Rewrite(text)
         return Rewrite(" ".join(out), tuple(synonyms), game_named, tuple(joined))
 
-
     def _title_goes_on(self, named: tuple[int, tuple[str, ...], str], words: Sequence[str],
                        start: int) -> bool:
         """Whether the game name `named` found at `words[start]` is a title's word that the
@@ -251,6 +250,7 @@ class Rewriter:
         if not guards or after >= len(words):
             return False
         return any(f in guards for f in (words[after], *analysis.variants(words[after])))
+
 
 def _synonym_at(words: Sequence[str], start: int, table: Mapping[str, tuple[str, ...]],
                 lasts: dict[int, tuple[str, ...]] | None = None,

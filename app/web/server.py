@@ -311,11 +311,14 @@ class _Supervisor(Multiprocess):
         #: Workers that were ready at least once (their death is not a start-up failure).
         self._served: set[int] = set()
 
+    def _new_worker(self) -> Worker:
+        """A worker process, started (`app.web.worker`: it loads at a lower priority)."""
+        process = Worker(self.config, self.sockets)
+        process.start()
+        return process
+
     def init_processes(self) -> None:
-        for _ in range(self.processes_num):
-            process = Worker(self.config, self.sockets)
-            process.start()
-            self.processes.append(process)
+        self.processes.extend(self._new_worker() for _ in range(self.processes_num))
         self.snapshots.report(0, self.processes_num)
 
     def handle_ttin(self) -> None:
@@ -323,9 +326,7 @@ class _Supervisor(Multiprocess):
         logging.getLogger("uvicorn.error").info(
             "Received SIGTTIN, increasing the number of processes.")
         self.processes_num += 1
-        process = Worker(self.config, self.sockets)
-        process.start()
-        self.processes.append(process)
+        self.processes.append(self._new_worker())
 
     def keep_subprocess_alive(self) -> None:
         # uvicorn's, with each worker's readiness read from the same ping, a dead worker
@@ -359,9 +360,7 @@ class _Supervisor(Multiprocess):
                             process.pid, self.snapshots.version)
             if not self.snapshots.intact() and not self._restore():
                 continue  # nothing to start it from; tried again on the next round
-            replacement = Worker(self.config, self.sockets)
-            replacement.start()
-            self.processes[idx] = replacement
+            self.processes[idx] = self._new_worker()
         self.snapshots.report(ready, self.processes_num)
 
     def _back_off(self, idx: int, process: Process, now: float) -> bool:
@@ -441,8 +440,7 @@ class _Supervisor(Multiprocess):
         """A new worker that became ready, within `START_TRIES` tries."""
         for attempt in range(1, START_TRIES + 1):
             began = time.monotonic()
-            process = Worker(self.config, self.sockets)
-            process.start()
+            process = self._new_worker()
             if process.wait_until_ready(self.config.timeout_worker_healthcheck,
                                         self.should_exit):
                 if process.pid is not None:
