@@ -65,8 +65,13 @@ class Settings(BaseSettings):
     #: uncached pages do not), p50 36 → 32 ms, the same requests/s. Under bench.attack's typo
     #: flood the health probe's p99 was 24-42 ms with 6 slots, 35-44 ms with 8, and fewer
     #: slots (2, 4) made the uncached-load tail worse (p99 105-230 ms). Runs vary by ±25 %.
+    #: The queue was 32 until 2026-12-06: the kernel hands a burst of new connections to the
+    #: worker that wakes first (36 of 50 to one of two, seen), and that worker then refused
+    #: 7 % of the uncached mix's requests (2,545 in 20 s) with the search cost known to drain
+    #: its queue in well under the 2 s wait. 128 waiting searches are about 0.3 s of work;
+    #: the wait bound, not the count, is what refuses a flood.
     search_slots: int = Field(default=6, ge=1, le=64)
-    search_queue: int = Field(default=32, ge=0, le=10_000)
+    search_queue: int = Field(default=128, ge=0, le=10_000)
 
     @field_validator("public_base_url")
     @classmethod
