@@ -463,13 +463,15 @@ def _measured(args: argparse.Namespace, label: str, port: int, plan_file: Path,
         _drive(args, port, plan_file, warmup)
     workers = serving_pids(server.pid)
     first = {pid: rss_mib(pid) or 0.0 for pid in workers}
-    cpu0 = cpu_seconds([server.pid, *workers])
+    # The supervisor and the workers; with one worker the server is the worker (counted once).
+    counted = sorted({server.pid, *workers})
+    cpu0 = cpu_seconds(counted)
     with ThreadPoolExecutor(max_workers=1) as pool:
         future = pool.submit(_drive, args, port, plan_file, seconds)
         time.sleep(seconds / 2)
         middle = {pid: rss_mib(pid) or 0.0 for pid in workers}
         result = future.result()
-    cpu1 = cpu_seconds([server.pid, *workers])
+    cpu1 = cpu_seconds(counted)
     rss = {pid: (first[pid], middle[pid], rss_mib(pid) or 0.0) for pid in workers}
     return Phase(label, result, cpu1 - cpu0, rss, serving_pids(server.pid) != workers)
 
