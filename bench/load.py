@@ -439,6 +439,8 @@ class Run:
     services: dict[str, float] = field(default_factory=dict)
     ready_s: float = 0.0
     log_errors: list[str] = field(default_factory=list)
+    #: Answers from 400 up in the app servers' access logs, by status.
+    refused: dict[int, int] = field(default_factory=dict)
     export: Phase | None = None
     notes: list[str] = field(default_factory=list)
 
@@ -479,6 +481,22 @@ def _measured(args: argparse.Namespace, label: str, port: int, plan_file: Path,
 def _log_errors(log: Path) -> list[str]:
     text = log.read_text(encoding="utf-8", errors="replace")
     return [x for x in text.splitlines() if re.search(r"\b(ERROR|CRITICAL)\b|Traceback", x)]
+
+
+#: An access log line's status (uvicorn's format: `"GET /path HTTP/1.1" 503`).
+_ACCESS_STATUS = re.compile(r'" (\d{3})$')
+
+
+def refused_statuses(log: Path) -> dict[int, int]:
+    """How many answers of each status from 400 up the server's access log holds (warm-ups
+    included): wrk counts them only as "non-2xx or 3xx", and a 503 of admission control
+    reads differently from a 404 of a stale path."""
+    counts: dict[int, int] = {}
+    for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
+        found = _ACCESS_STATUS.search(line)
+        if found and int(found.group(1)) >= 400:
+            counts[int(found.group(1))] = counts.get(int(found.group(1)), 0) + 1
+    return dict(sorted(counts.items()))
 
 
 def measure_floor(args: argparse.Namespace, work: Path, label: str) -> Phase:
@@ -529,6 +547,8 @@ def measure_app(args: argparse.Namespace, work: Path, run: Run, *, cached: bool,
     finally:
         stop_server(proc)
     run.log_errors += _log_errors(log)
+    for status, count in refused_statuses(log).items():
+        run.refused[status] = run.refused.get(status, 0) + count
     return paths
 
 
@@ -674,6 +694,9 @@ def report(args: argparse.Namespace, run: Run) -> str:
     rows += [
         ("server log", f"{len(run.log_errors)} error line(s)", "", "0",
          _mark(not run.log_errors)),
+        ("server log: answers from 400 up, by status (the app's runs, warm-ups included)",
+         ", ".join(f"{status}: {count:,}" for status, count in run.refused.items()) or "none",
+         "", "", ""),
         ("ready after start", f"{run.ready_s:.2f} s", "", "", ""),
     ]
     rows += [(f"handler time {kind} (p50, one at a time, cache off)", f"{ms:.2f} ms", "",
