@@ -576,8 +576,10 @@ class SearchIndex:
         top = max(scores.values(), default=1.0)
         for entry_id in tiers:
             scores.setdefault(entry_id, top * _ORDER.title_only)
-        # Equal scores in reading order (the browser engine's order too).
-        by_score = sorted(scores, key=lambda i: (-scores[i], self._docnums[i]))
+        # Equal scores in reading order (the browser engine's order too): two sorts keyed in
+        # C, the second stable (`reverse` keeps equal items in order).
+        by_score = sorted(sorted(scores, key=self._docnums.__getitem__),
+                          key=scores.__getitem__, reverse=True)
         features: dict[str, Features] = {}
         depth = self.budget.rerank if depth is None else min(depth, self.budget.rerank)
         for entry_id in by_score[depth:]:
