@@ -409,9 +409,10 @@ def _slow_phase(server: _Server, seconds: int) -> list[Row]:
                                  (2_000, "index", "120 × /search-index.json")):
         part = f"{count:,} sockets"
         workers = serving_pids(server.pid)
-        with phases.spending(lambda: serving_pids(server.pid)) as spend, \
+        with phases.slow_readers(server.port, count, payload, seconds) as attack, \
+                phases.spending(lambda: serving_pids(server.pid)) as spend, \
                 phases.probing(server.port) as loaded:
-            stats = phases.slow_readers(server.port, count, payload, seconds)
+            stats = attack()
         rows.append((f"{count:,} non-reading sockets (SO_RCVBUF 4096) pipelining {what}, "
                      f"{seconds} s", ", ".join(f"{k} {v:,}" for k, v in stats.items()), "", ""))
         rows += spend.rows(part, seconds)

@@ -8,7 +8,8 @@ on the idle server (its unloaded p99, in the same run), then during each part of
 Targets: each probe target's p99 during the phase ≤ 5 × its unloaded p99, no 503 to the probe,
 and after the phase every worker serves one data version (`/readyz` and the service worker's
 ETag, asked over connections each mapped to the worker that accepted it). The attackers run in
-a process of their own, so that their Python does not delay the probe's. Every loop is bounded
+a process of their own, so that their Python does not delay the probe's, and the probe's window
+opens once that process has started (its start-up is the bench's, not the attack). Every loop is bounded
 in time; only 127.0.0.1 is contacted.
 """
 
@@ -30,6 +31,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.client import HTTPConnection, HTTPException
 from pathlib import Path
+from typing import Any
 
 from bench.load import cpu_seconds
 
@@ -43,6 +45,8 @@ VERSION_CONNECTIONS = 24
 VERSION_ROUNDS = 4
 #: The version check gives up after this long (a server still drowning answers nothing).
 VERSION_SECONDS = 40.0
+#: The most an attacking process may take to start, and to be told to begin.
+ATTACKER_START_SECONDS = 60.0
 
 Row = tuple[str, str, str, str]
 
@@ -350,11 +354,15 @@ def _non_reader(port: int, payload: bytes) -> socket.socket | None:
 
 
 def _attack(port: int, count: int, payload_name: str, seconds: float,
-            results: multiprocessing.queues.Queue[dict[str, int]]) -> None:
+            results: multiprocessing.queues.Queue[dict[str, int]], ready: Any, go: Any) -> None:
     """`count` sockets that pipeline the payload and never read, for `seconds`; a socket the
-    server closes is replaced at once (the attacker keeps trying). In a process of its own."""
+    server closes is replaced at once (the attacker keeps trying). In a process of its own,
+    which says `ready` once started and attacks when told to `go`."""
     payload: Callable[[int], bytes] = {"search": search_burst, "index": index_burst}[payload_name]
     _raise_file_limit(count + 256)
+    ready.set()
+    if not go.wait(timeout=ATTACKER_START_SECONDS):
+        return
     sockets: dict[int, tuple[socket.socket, bytes]] = {}
     poller = select.poll()
     stats = {"connections made": 0, "closed by the server": 0}
@@ -406,19 +414,36 @@ def _attack(port: int, count: int, payload_name: str, seconds: float,
     results.put(stats)
 
 
-def slow_readers(port: int, count: int, payload: str, seconds: float) -> dict[str, int]:
-    """Run `_attack` in a process of its own; its counts."""
+@contextlib.contextmanager
+def slow_readers(port: int, count: int, payload: str,
+                 seconds: float) -> Iterator[Callable[[], dict[str, int]]]:
+    """Start `_attack` in a process of its own and wait until it is ready; yield the call that
+    lets it attack and returns its counts. The attacker's own start-up (a new interpreter
+    importing the bench: about half a second of a core) is not the attack, and on the two
+    cores it shares with the server it delayed the probe's first requests (31 and 28 ms at
+    0.3-0.5 s into a 16-socket window, 2026-12-06): so the probe starts after it."""
     context = multiprocessing.get_context("spawn")
     results: multiprocessing.queues.Queue[dict[str, int]] = context.Queue()
-    process = context.Process(target=_attack, args=(port, count, payload, seconds, results))
+    ready, go = context.Event(), context.Event()
+    process = context.Process(target=_attack,
+                              args=(port, count, payload, seconds, results, ready, go))
     process.start()
+
+    def attack() -> dict[str, int]:
+        go.set()
+        stats: dict[str, int] = results.get(timeout=seconds + 60)
+        return stats
+
     try:
-        stats = results.get(timeout=seconds + 60)
+        if not ready.wait(timeout=ATTACKER_START_SECONDS):
+            raise RuntimeError("the attacking process did not start")
+        yield attack
     finally:
+        if not go.is_set():
+            process.kill()
         process.join(timeout=30)
         if process.is_alive():
             process.kill()
-    return stats
 
 
 def search_burst(i: int) -> bytes:
