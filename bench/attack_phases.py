@@ -8,9 +8,9 @@ on the idle server (its unloaded p99, in the same run), then during each part of
 Targets: each probe target's p99 during the phase ≤ 5 × its unloaded p99, no 503 to the probe,
 and after the phase every worker serves one data version (`/readyz` and the service worker's
 ETag, asked over connections each mapped to the worker that accepted it). The attackers run in
-a process of their own, so that their Python does not delay the probe's, and the probe's window
-opens once that process has started (its start-up is the bench's, not the attack). Every loop is bounded
-in time; only 127.0.0.1 is contacted.
+a process of their own, so that their Python does not delay the probe's, and the probe's
+window opens once that process has started (its start-up is the bench's, not the attack).
+Every loop is bounded in time; only 127.0.0.1 is contacted.
 """
 
 from __future__ import annotations

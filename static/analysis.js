@@ -214,6 +214,11 @@ var RulesAnalysis = (function () {
         return w.length > e.length && w.slice(w.length - e.length) === e;
       });
     }
+    /** QueryWord.english_words: the words a loanword was heard as, stemmed as the index
+     * stems them. @param {string} english */
+    englishWords(english) { return english.split(/\s+/).filter(Boolean).map((w) => this.englishStem(w)); }
+    /** analysis.is_particle: one of the particles (조사) the analysis strips. @param {string} text */
+    isParticle(text) { return has(this.particles, text); }
     /** @param {string} word */
     englishStem(word) {
       let w = word.toLowerCase(), changed = true;

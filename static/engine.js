@@ -14,8 +14,8 @@
  * analysis (`addTexts`). tests/test_search_traces.py checks every stage against the server's
  * on a tiny corpus, tests/test_client_parity.py the rankings of the development queries.
  *
- * Not ported (the parity test names them): Hangul loanwords matched by sound (클루 → clue),
- * the owned-collections demotion and the source filter. A plain script, loaded after
+ * Not ported (the parity test names them): the owned-collections demotion and the source
+ * filter. A plain script, loaded after
  * static/analysis.js and static/matching.js: it defines the global `RulesEngine`.
  */
 "use strict";
@@ -104,6 +104,7 @@ var RulesEngine = (function (R, M) {
       this.translations = (index.counts.title_tr || 0) > 0;
       this.titles = new M.TitleTable(an, index.titles);
       this.reranker = new M.Reranker(an, index);
+      this.loanwords = new M.Loanwords(index.loanwords, index.contract.loanwords);
       this.listMark = new RegExp(index.rules.list_mark, "gm");
       /** @type {Record<string, number>} */
       this.gamesById = dict();
@@ -334,7 +335,7 @@ var RulesEngine = (function (R, M) {
       return inside === null || (outside >= T.NAMES && outside > inside) ? this.page[best[0]] : null;
     }
 
-    /** What the query means to the index (loanwords aside). @param {string} text @param {boolean} correct
+    /** What the query means to the index. @param {string} text @param {boolean} correct
      * @param {[string, string][]} related @returns {Plan} */
     plan(text, correct, related) {
       const an = this.an, raw = an.words(text), jamoRun = an.jamoRun;
@@ -365,7 +366,8 @@ var RulesEngine = (function (R, M) {
           // verb's stem (아파요 of 아프-), is never a typo.
           const real = hangul && !known && this.an.listed(token, this.everyday);
           const inflected = hangul && !known && an.isInflected(token);
-          if (!known && !real && left > 0 && !an.isFunctionWord(token)) {
+          const attempted = !known && !real && left > 0 && !an.isFunctionWord(token);
+          if (attempted) {
             left -= 1;
             // A verb form is corrected only by a long stem (틈새공걱하면).
             if (!inflected || stem.length >= this.c.typos.inflected_stem) {
@@ -376,8 +378,22 @@ var RulesEngine = (function (R, M) {
               corrections = vocab.corrections(token).map((c) => c.term);
             }
           }
+          let english = "";
+          // An unknown word with no correction may be a loanword, heard by sound (query.make_plan):
+          // a noun as typed or without its particle, never a verb's stem; in a sentence only
+          // with three consonants or more.
+          if (hangul && (attempted || (real && correct)) && !corrections.length && !inflected &&
+              (token.length > 1 || raw.length <= this.c.loanwords.short_query)) {
+            const loan = this.loanwords, least = this.c.loanwords.sentence_skeleton;
+            for (const f of forms) {
+              if ((f !== token && !an.isParticle(token.slice(f.length))) ||
+                  (raw.length > this.c.loanwords.short_query && loan.skeleton(f).length < least)) continue;
+              const heard = loan.soundsLike(f);
+              if (heard) { english = heard; break; }
+            }
+          }
           analysed.set(token, { text: token, variants: forms, stem: stem, hangul: hangul,
-            known: known, corrections: corrections, english: "", grams: grams, everyday: real });
+            known: known, corrections: corrections, english: english, grams: grams, everyday: real });
         }
         considered.push(token);
       }
@@ -410,7 +426,7 @@ var RulesEngine = (function (R, M) {
       if (plan.alias) add("alias", plan.alias, b.alias_whole);
       const added = new Set(plan.related.map(function (p) { return p[0]; }));
       const content = plan.words.filter(function (x) {
-        return !an.isFunctionWord(x.text) && (x.known || x.corrections.length) && !added.has(x.text);
+        return !an.isFunctionWord(x.text) && (x.known || x.corrections.length || x.english) && !added.has(x.text);
       }).length;
       const titleW = b.title_w * Math.min(1, b.long_query / Math.max(content, 1));
       plan.words.forEach(function (word) {
@@ -440,6 +456,14 @@ var RulesEngine = (function (R, M) {
             add("body_tr", form, b.body_w * b.body_tr);
           });
         }
+        const english = an.englishWords(word.english);
+        english.forEach(function (e) {
+          add("alias", e, b.alias * b.corrected);
+          add("title_w", e, b.title_w * b.corrected);
+          add("body_w", e, b.body_w * b.corrected);
+          add(ASK, e, b.ask_w * b.corrected);
+        });
+        if (english.length > 1) add("alias", an.aliasKey(word.english), b.alias_whole * b.corrected);
         word.corrections.forEach(function (fixed) {
           add("title_w", fixed, b.title_w * b.corrected);
           add("body_w", fixed, b.body_w * b.corrected);
@@ -624,6 +648,17 @@ var RulesEngine = (function (R, M) {
       return this.reranker.features(q, d).coordination * q.total;
     }
 
+    /** (as typed, English heard, official term or "") per loanword of `plan`: what the page
+     * says (searcher.SearchIndex._search's `loanwords`). @param {Plan} plan
+     * @returns {[string, string, string][]} */
+    heard(plan) {
+      const officials = this.loanwords.officials;
+      return plan.words.filter(function (w) { return w.english; }).map(function (w) {
+        return /** @type {[string, string, string]} */ ([w.stem || w.text, w.english,
+          has(officials, w.english) ? officials[w.english] : ""]);
+      });
+    }
+
     /** The content words of `plan` no document of `ranked` has: not known or corrected, not
      * replaced by a synonym, and in no result's text even with its spaces taken out (교전중 is
      * in "교전 중인") (searcher.SearchIndex._missing).
@@ -631,7 +666,7 @@ var RulesEngine = (function (R, M) {
     missing(plan, synonyms, ranked) {
       const replaced = new Set(synonyms.map(function (pair) { return S.squash(pair[0]); }));
       const segments = this.segments, an = this.an;
-      return plan.words.filter((w) => !(w.known || w.corrections.length) &&
+      return plan.words.filter((w) => !(w.known || w.corrections.length || w.english) &&
         !this.an.isFunctionWord(w.text) && !replaced.has(S.squash(w.text)) &&
         !ranked.some(function (d) {
           const wanted = an.foldText(S.squash(w.stem || w.text));
@@ -669,7 +704,7 @@ var RulesEngine = (function (R, M) {
         .map(function (x) { return [x.text, x.corrections[0]]; });
       /** @type {EngineResults} */
       const result = { query: typed, total: 0, hits: [], synonyms: rewrite.synonyms,
-        corrections: corrections, suggestion: null, game_named: named,
+        loanwords: this.heard(plan), corrections: corrections, suggestion: null, game_named: named,
         layout: meant ? [typed, meant] : null, dropped: [], partial: false, fallback: [], elsewhere: null };
       const allowed = this.allowed(game);
       if ((!plan.words.length && !plan.initials) || allowed === undefined) return result;
@@ -728,7 +763,7 @@ var RulesEngine = (function (R, M) {
           .concat(ranked.filter(function (d) { return games[d] !== firstGame; }));
       }
       const page = ranked.slice(offset, offset + limit);
-      const terms = H.unique(S.highlightTerms(plan, c.snippet.min_term).map((t) => this.an.foldText(t)));
+      const terms = H.unique(S.highlightTerms(plan, c.snippet.min_term, this.an).map((t) => this.an.foldText(t)));
       const shown = page.map((d) => this.chosenSegment(d, terms));
       const pattern = S.termPattern(S.presentTerms(terms, shown.map(function (x) { return x.squashed; }),
         c.budget.highlight_chars));

@@ -24,6 +24,101 @@ var RulesMatching = (function (R) {
   const unique = H.unique, shortest = H.shortest, dict = H.dict;
 
 
+  /** Runs of one letter as one (loanwords._collapse). @param {string} text */
+  function collapse(text) { return text.replace(/(.)\1+/g, "$1"); }
+
+  /** rapidfuzz's `fuzz.ratio`, a percentage (`scale`): 1 − the Indel distance (the letters
+   * of either string outside their longest common subsequence) / the lengths' sum.
+   * @param {string} a @param {string} b @param {number} scale */
+  function ratio(a, b, scale) {
+    const total = a.length + b.length;
+    if (!total) return scale;
+    /** @type {number[]} */
+    let previous = new Array(b.length + 1).fill(0);
+    for (let i = 1; i <= a.length; i++) {
+      const row = [0];
+      for (let j = 1; j <= b.length; j++) {
+        row.push(a.charAt(i - 1) === b.charAt(j - 1) ? previous[j - 1] + 1 : Math.max(previous[j], row[j - 1]));
+      }
+      previous = row;
+    }
+    const common = previous[b.length];
+    return (1 - ((a.length - common) + (b.length - common)) / total) * scale;
+  }
+
+  /** Hangul loanwords heard by sound (loanwords.LoanwordTable and LoanwordVocabulary: 클루 →
+   * clue, 디바우어 → devour → 집어삼켜짐). The English side is the shipped table; the Hangul
+   * side is reduced here with the contract's tables, and candidates are chosen by the same
+   * rule. */
+  class Loanwords {
+    /** @param {ClientLoanwords} shipped @param {ContractLoanwords} rules */
+    constructor(shipped, rules) {
+      this.skeletons = shipped.skeletons;
+      this.listed = shipped.listed;
+      this.officials = shipped.officials;
+      this.r = rules;
+      this.finals = new Set(rules.finals);
+    }
+    /** loanwords.hangul_skeleton: 클루 → kl ("" when a character is not a syllable).
+     * @param {string} word */
+    skeleton(word) {
+      let out = "";
+      for (const c of word) {
+        if (!H.isSyllable(c)) return "";
+        const code = c.charCodeAt(0) - 0xAC00;
+        out += this.r.initial_sounds[Math.floor(code / 588)] + this.r.final_sounds[code % 28];
+      }
+      return collapse(out);
+    }
+    /** loanwords.romanise. @param {string} word */
+    romanise(word) {
+      let out = "";
+      for (const c of word) {
+        if (!H.isSyllable(c)) continue;
+        const code = c.charCodeAt(0) - 0xAC00;
+        out += this.r.roman_initial[Math.floor(code / 588)] +
+          this.r.roman_medial[Math.floor((code % 588) / 28)] + this.r.roman_final[code % 28];
+      }
+      return out;
+    }
+    /** loanwords._as_korean_letters. @param {string} phrase */
+    asKoreanLetters(phrase) {
+      let text = phrase.split(" ").join("");
+      this.r.korean_letters.forEach(function (pair) { text = text.split(pair[0]).join(pair[1]); });
+      return text;
+    }
+    /** LoanwordTable.english: the English word or name the Hangul word sounds like, or null.
+     * @param {string} hangul */
+    english(hangul) {
+      for (const c of hangul) {
+        if (H.isSyllable(c) && !this.finals.has((c.charCodeAt(0) - 0xAC00) % 28)) return null;
+      }
+      const skeleton = this.skeleton(hangul);
+      const candidates = skeleton.length >= this.r.least_skeleton && has(this.skeletons, skeleton) ? this.skeletons[skeleton] : null;
+      if (!candidates || !candidates.length) return null;
+      const spelled = this.romanise(hangul), bonus = this.r.name_bonus;
+      /** @param {[number, string]} c */
+      const likeness = (c) => ratio(spelled, this.asKoreanLetters(c[1]), this.r.ratio_scale);
+      // The first of the most alike, a whole name a little before a word inside one, then
+      // the shorter (Python's max over the same key).
+      let best = candidates[0], bestLike = likeness(best) - bonus * (best[0] > 0 ? 1 : 0);
+      for (let i = 1; i < candidates.length; i++) {
+        const c = candidates[i], like = likeness(c) - bonus * (c[0] > 0 ? 1 : 0);
+        if (like > bestLike || (like === bestLike && c[1].length < best[1].length)) {
+          best = c;
+          bestLike = like;
+        }
+      }
+      return likeness(best) >= this.r.min_likeness ? best[1] : null;
+    }
+    /** LoanwordVocabulary.sounds_like: the English name, or the official term of a synonyms
+     * file's English word. @param {string} hangul */
+    soundsLike(hangul) {
+      const found = this.english(hangul);
+      return found ? (has(this.listed, found) ? this.listed[found] : found) : null;
+    }
+  }
+
   /** The tables per game, and under "" all of them merged, first game first.
    * @param {Tables} tables @returns {Tables} */
   function withMerged(tables) {
@@ -404,7 +499,8 @@ var RulesMatching = (function (R) {
           word.grams.forEach(function (g) { groups.push([[g], 1 / word.grams.length]); from.push(number); });
           return;
         }
-        const forms = [word.stem].concat(word.corrections).filter(Boolean).map((f) => an.foldText(f));
+        const forms = [word.stem].concat(word.corrections, an.englishWords(word.english))
+          .filter(Boolean).map((f) => an.foldText(f));
         if (!forms.length) return;
         const weight = word.stem.length === 1 && word.hangul ? this.r.short_word : 1;
         // A related word the rewrite added is a form of the typed word's group.
@@ -536,14 +632,14 @@ var RulesMatching = (function (R) {
     }
   }
 
-  /** Stems, whole words and corrections worth marking in a snippet.
-   * @param {Plan} plan @param {number} minTerm */
-  function highlightTerms(plan, minTerm) {
+  /** Stems, whole words, corrections and loanwords' English worth marking in a snippet.
+   * @param {Plan} plan @param {number} minTerm @param {Analysis} an */
+  function highlightTerms(plan, minTerm, an) {
     const only = plan.words.length === 1;
     /** @type {string[]} */
     const terms = [];
     plan.words.forEach(function (x) {
-      [x.text, x.stem].concat(x.corrections, x.grams).forEach(function (f) {
+      [x.text, x.stem].concat(x.corrections, an.englishWords(x.english), x.grams).forEach(function (f) {
         if (f.length >= minTerm || (only && f)) terms.push(f);
       });
     });
@@ -633,7 +729,7 @@ var RulesMatching = (function (R) {
   }
 
   return {
-    Rewriter: Rewriter, TitleTable: TitleTable, Reranker: Reranker,
+    Rewriter: Rewriter, TitleTable: TitleTable, Reranker: Reranker, Loanwords: Loanwords,
     snippets: { highlightTerms: highlightTerms, squash: squash, presentTerms: presentTerms,
       termPattern: termPattern, makeSnippet: makeSnippet }
   };

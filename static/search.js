@@ -151,6 +151,11 @@
         changes = changes.concat(found.synonyms.map(function (pair) {
           return " ‘" + pair[0] + "’ → 공식 용어 ‘" + pair[1] + "’.";
         }));
+        // A loanword heard by sound (클루 → clue), as the server's page says it.
+        changes = changes.concat(found.loanwords.map(function (heard) {
+          return heard[2] ? " ‘" + heard[0] + "’ → 공식 용어 ‘" + heard[2] + "’." :
+            " ‘" + heard[0] + "’ → ‘" + heard[1] + "’ (영어 낱말로 찾음).";
+        }));
         var named = found.game_named;
         if (named) {
           var first = found.hits.filter(function (h) { return named && h.game === named[1]; })[0];

@@ -112,6 +112,23 @@ interface ContractLayout {
   min_letters: number;
 }
 
+interface ContractLoanwords {
+  initial_sounds: string[];
+  final_sounds: string[];
+  finals: number[];
+  roman_initial: string[];
+  roman_medial: string[];
+  roman_final: string[];
+  korean_letters: [string, string][];
+  name_bonus: number;
+  min_likeness: number;
+  least_skeleton: number;
+  sentence_skeleton: number;
+  short_query: number;
+  ratio_scale: number;
+  max_alternatives: number;
+}
+
 interface ContractSteps {
   least: number;
   min_words: number;
@@ -140,6 +157,7 @@ interface Contract {
   snippet: ContractSnippet;
   budget: ContractBudget;
   layout: ContractLayout;
+  loanwords: ContractLoanwords;
   steps: ContractSteps;
   limits: ContractLimits;
   tier: { NONE: number; STARTS: number; CLOSE: number; NAMES: number; WHOLE: number };

@@ -118,8 +118,20 @@ interface ClientIndex {
   game_name_guards: Record<string, string[]>;
   /** Everyday words, never taken for typos (`Corpus.words`). */
   words: string[];
+  /** Hangul loanwords heard by sound (`loanwords.LoanwordVocabulary.shipped`). */
+  loanwords: ClientLoanwords;
   rules: Rules;
   contract: Contract;
+}
+
+/** loanwords.LoanwordVocabulary: the English side of the loanword table, made on the server. */
+interface ClientLoanwords {
+  /** Consonant skeleton → [rank (0: a whole name, 1: a word inside one), English phrase]. */
+  skeletons: Record<string, [number, string][]>;
+  /** A synonyms file's English word → the official term it stands for (devour → 집어삼켜짐). */
+  listed: Record<string, string>;
+  /** An English name (or a listed word's official term) → the official term the notice names. */
+  officials: Record<string, string>;
 }
 
 interface ClientTexts {
@@ -168,7 +180,7 @@ type Tables = Record<string, Record<string, string[]>>;
 
 interface Correction { term: string; distance: number }
 
-/** query.QueryWord (`english` is always "": loanwords are not ported). */
+/** query.QueryWord. */
 interface QueryWord {
   text: string;
   variants: string[];
@@ -176,6 +188,7 @@ interface QueryWord {
   hangul: boolean;
   known: boolean;
   corrections: string[];
+  /** The English word or name (or the official term) an unknown Hangul word sounds like. */
   english: string;
   /** A Han word's character bigrams. */
   grams: string[];
@@ -259,6 +272,8 @@ interface EngineResults {
   total: number;
   hits: EngineHit[];
   synonyms: [string, string][];
+  /** (as typed, English word heard, official term or "") per loanword heard by sound. */
+  loanwords: [string, string, string][];
   corrections: [string, string][];
   suggestion: EngineHit | null;
   game_named: [string, string] | null;

@@ -49,6 +49,7 @@ from app.search.index import (
     field_counts,
     title_tokens,
 )
+from app.search.loanwords import loanword_vocabulary
 from app.search.rewrite import game_name_keys, related_tables
 from app.search.snippet import LIST_MARK
 from app.search.titles import positions
@@ -210,6 +211,9 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
                     for game, table in related_tables(corpus, wholes).items()},
         "game_names": {k: list(v) for k, v in names.keys.items()},
         "game_name_guards": {k: list(v) for k, v in names.guards.items()},
+        #: Hangul loanwords heard by sound (`loanwords.LoanwordVocabulary`): the English
+        #: side, made here, since the browser has no English skeletons of its own.
+        "loanwords": loanword_vocabulary(corpus, wholes).shipped(),
         # Shipped once, for the browser's plan as for the server's (`Corpus.words`).
         "words": sorted(corpus.words),
         "rules": {

@@ -385,6 +385,59 @@ class Layout:
 
 
 @dataclass(frozen=True)
+class Loanwords:
+    """`loanwords.py`: a Hangul spelling of an English name heard by sound (클루 → clue). The
+    English side (each name's consonant skeletons) is made on the server and shipped as a
+    table (`loanwords.LoanwordVocabulary.shipped`); both engines reduce the Hangul side with
+    these tables and pick among candidates with the same rule."""
+
+    #: Each initial consonant's sound, in `hangul.CHOSEONG` order: voiced and voiceless pairs
+    #: merge, ㅇ is silent.
+    initial_sounds: tuple[str, ...] = ("k", "k", "n", "t", "t", "l", "m", "p", "p", "s", "s", "",
+                                       "j", "j", "j", "k", "t", "p", "h")
+    #: Each final consonant's sound, in `hangul.JONGSEONG` order (none first; ㅇ is "ng").
+    final_sounds: tuple[str, ...] = ("", "k", "k", "k", "n", "n", "n", "t", "l", "l", "m", "l",
+                                     "l", "l", "l", "l", "m", "p", "p", "t", "t", "nk", "t", "t",
+                                     "k", "t", "p", "")
+    #: The finals Korean writes English words with (외래어 표기법 1장 3항: 받침에는 ㄱ, ㄴ, ㄹ,
+    #: ㅁ, ㅂ, ㅅ, ㅇ만을 쓴다), as indices into JONGSEONG (0: none). A word with another
+    #: final (찼는데: ㅆ) is Korean, whatever its skeleton sounds like.
+    finals: tuple[int, ...] = (0, 1, 4, 8, 16, 17, 19, 21)
+    #: Revised Romanisation, for the tie-break between candidates with the same skeleton.
+    roman_initial: tuple[str, ...] = ("g", "kk", "n", "d", "tt", "r", "m", "b", "pp", "s", "ss",
+                                      "", "j", "jj", "ch", "k", "t", "p", "h")
+    roman_medial: tuple[str, ...] = ("a", "ae", "ya", "yae", "eo", "e", "yeo", "ye", "o", "wa",
+                                     "wae", "oe", "yo", "u", "wo", "we", "wi", "yu", "eu", "ui",
+                                     "i")
+    roman_final: tuple[str, ...] = ("", "k", "k", "k", "n", "n", "n", "t", "l", "l", "l", "l",
+                                    "l", "l", "l", "l", "m", "p", "p", "t", "t", "ng", "t", "t",
+                                    "k", "t", "p", "t")
+    #: An English spelling in the letters Revised Romanisation would use for its sounds,
+    #: replaced in this order.
+    korean_letters: tuple[tuple[str, str], ...] = (
+        ("ph", "p"), ("th", "t"), ("sh", "s"), ("ck", "k"), ("f", "p"), ("v", "b"), ("c", "k"),
+        ("q", "k"), ("z", "j"), ("x", "ks"), ("w", "u"), ("y", "i"))
+    #: Points of spelling similarity (rapidfuzz's ratio, 0–100) a whole name is worth over a
+    #: word inside one, and the least similarity a match needs: the true matches of
+    #: `bench/loanwords.py`'s list score 33–100 (데미지/damage lowest), coincidences such as
+    #: 어재다/chart 17.
+    name_bonus: int = 8
+    min_likeness: int = 30
+    #: The fewest consonants a loanword has (둠, 클루: two); a word of a sentence (more than
+    #: `short_query` words) needs `sentence_skeleton`: in a sentence two consonants (보태:
+    #: p-t) sound like too many English words (evade).
+    least_skeleton: int = 2
+    sentence_skeleton: int = 3
+    #: A query of at most this many words may be heard as loanwords in any of its words, a
+    #: lone syllable too (둠, 씰); in a longer one a lone syllable is grammar (쓸, 들).
+    short_query: int = 2
+    #: rapidfuzz's ratio is a percentage: `name_bonus` and `min_likeness` are points of it.
+    ratio_scale: int = 100
+    #: At most this many spellings per English word (each ambiguous letter doubles them).
+    max_alternatives: int = 8
+
+
+@dataclass(frozen=True)
 class Steps:
     """`documents.steps`: the numbered steps of a long procedure searched as documents of
     their own, each landing on its anchor of the entry's page (#23)."""
@@ -437,6 +490,7 @@ class Contract:
     snippet: Snippet = Snippet()
     budget: Budget = Budget()
     layout: Layout = Layout()
+    loanwords: Loanwords = Loanwords()
     steps: Steps = Steps()
     limits: Limits = Limits()
 

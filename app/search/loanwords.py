@@ -17,38 +17,31 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
 
 from rapidfuzz import fuzz
 
 from app.corpus.hangul import CHOSEONG, JONGSEONG, is_syllable
+from app.corpus.models import Corpus
+from app.search.contract import CONTRACT
+from app.search.documents import Document
 
-__all__ = ["LoanwordTable", "english_skeletons", "hangul_skeleton"]
+__all__ = ["LoanwordTable", "LoanwordVocabulary", "english_skeletons", "hangul_skeleton",
+           "loanword_vocabulary"]
 
-_INITIAL = dict(zip(CHOSEONG, ["k", "k", "n", "t", "t", "l", "m", "p", "p", "s", "s", "", "j",
-                               "j", "j", "k", "t", "p", "h"], strict=True))
-_FINAL = dict(zip(JONGSEONG, ["", "k", "k", "k", "n", "n", "n", "t", "l", "l", "m", "l", "l",
-                              "l", "l", "l", "m", "p", "p", "t", "t", "nk", "t", "t", "k", "t",
-                              "p", ""], strict=True))
-# Revised Romanisation, for the tie-break between candidates with the same skeleton.
-_ROMAN_INITIAL = ["g", "kk", "n", "d", "tt", "r", "m", "b", "pp", "s", "ss", "", "j", "jj",
-                  "ch", "k", "t", "p", "h"]
-_ROMAN_MEDIAL = ["a", "ae", "ya", "yae", "eo", "e", "yeo", "ye", "o", "wa", "wae", "oe", "yo",
-                 "u", "wo", "we", "wi", "yu", "eu", "ui", "i"]
-_ROMAN_FINAL = ["", "k", "k", "k", "n", "n", "n", "t", "l", "l", "l", "l", "l", "l", "l", "l",
-                "m", "p", "p", "t", "t", "ng", "t", "t", "k", "t", "p", "t"]
+_L = CONTRACT.loanwords
+_INITIAL = dict(zip(CHOSEONG, _L.initial_sounds, strict=True))
+_FINAL = dict(zip(JONGSEONG, _L.final_sounds, strict=True))
 _CLASS = {"b": "p", "p": "p", "f": "p", "v": "p", "d": "t", "t": "t", "g": "k", "k": "k",
           "q": "k", "c": "k", "j": "j", "z": "j", "s": "s", "l": "l", "m": "m", "n": "n"}
 _VOWELS = frozenset("aeiouy")
 #: Words that carry no meaning of their own in a rule's name.
 _STOP = frozenset({"a", "an", "the", "of", "to", "in", "on", "for", "and", "or", "by", "with",
                    "from", "vs", "at", "as", "is"})
-#: The final consonants Korean writes English words with (외래어 표기법 1장 3항: 받침에는
-#: ㄱ, ㄴ, ㄹ, ㅁ, ㅂ, ㅅ, ㅇ만을 쓴다), as indices into JONGSEONG (0: none). A word with
-#: another final (찼는데, 때렸는데: ㅆ) is Korean, whatever its skeleton sounds like.
-_LOANWORD_FINALS = frozenset({0, 1, 4, 8, 16, 17, 19, 21})
-#: At most this many spellings per English word (each ambiguous letter doubles them).
-_MAX_ALTERNATIVES = 8
+_LOANWORD_FINALS = frozenset(_L.finals)
 
 
 def _singular(word: str) -> str:
@@ -100,7 +93,7 @@ def english_skeletons(word: str) -> frozenset[str]:
         else:
             options.append((_CLASS.get(letter, ""),))
     found = {_collapse("".join(parts))
-             for parts in itertools.islice(itertools.product(*options), _MAX_ALTERNATIVES)}
+             for parts in itertools.islice(itertools.product(*options), _L.max_alternatives)}
     return frozenset(s for s in found if s)
 
 
@@ -110,24 +103,15 @@ def romanise(word: str) -> str:
     for char in word:
         if is_syllable(char):
             code = ord(char) - 0xAC00
-            out.append(_ROMAN_INITIAL[code // 588] + _ROMAN_MEDIAL[(code % 588) // 28]
-                       + _ROMAN_FINAL[code % 28])
+            out.append(_L.roman_initial[code // 588] + _L.roman_medial[(code % 588) // 28]
+                       + _L.roman_final[code % 28])
     return "".join(out)
-
-
-#: Points of spelling similarity (rapidfuzz ratio, 0–100) a whole name is worth over a word
-#: inside one, and the least similarity a match needs: the true matches of the bench's list
-#: score 33–100 (데미지/damage lowest), coincidences such as 어재다/chart 17.
-_NAME_BONUS = 8
-_MIN_LIKENESS = 30
-_KOREAN_LETTERS = (("ph", "p"), ("th", "t"), ("sh", "s"), ("ck", "k"), ("f", "p"), ("v", "b"),
-                   ("c", "k"), ("q", "k"), ("z", "j"), ("x", "ks"), ("w", "u"), ("y", "i"))
 
 
 def _as_korean_letters(phrase: str) -> str:
     """An English spelling in the letters Revised Romanisation would use for its sounds."""
     text = phrase.replace(" ", "")
-    for english, korean in _KOREAN_LETTERS:
+    for english, korean in _L.korean_letters:
         text = text.replace(english, korean)
     return text
 
@@ -152,11 +136,16 @@ class LoanwordTable:
                     continue
                 seen.add(phrase)
                 for skeleton in english_skeletons(phrase):
-                    if len(skeleton) >= 2:
+                    if len(skeleton) >= _L.least_skeleton:
                         self._by_skeleton.setdefault(skeleton, []).append((rank, phrase))
 
     def __len__(self) -> int:
         return len(self._by_skeleton)
+
+    def shipped(self) -> dict[str, list[tuple[int, str]]]:
+        """The table as the client index ships it: skeleton → [(rank, phrase)], in the order
+        `english` reads them (the browser engine has no English side to build it from)."""
+        return {skeleton: list(found) for skeleton, found in self._by_skeleton.items()}
 
     @staticmethod
     def phrase(name: str) -> str:
@@ -171,7 +160,8 @@ class LoanwordTable:
                for c in hangul):
             return None
         skeleton = hangul_skeleton(hangul)
-        candidates = self._by_skeleton.get(skeleton) if len(skeleton) >= 2 else None
+        candidates = (self._by_skeleton.get(skeleton)
+                      if len(skeleton) >= _L.least_skeleton else None)
         if not candidates:
             return None
         spelled = romanise(hangul)
@@ -182,6 +172,53 @@ class LoanwordTable:
         # How alike the spellings are, in the letters Korean writes them with, and a little
         # for being a whole name. Same sounds but nothing alike in spelling is a coincidence
         # (a typo of a Korean word that happens to share the consonants of "chart").
-        best = max(candidates, key=lambda c: (likeness(c) - _NAME_BONUS * (c[0] > 0),
+        best = max(candidates, key=lambda c: (likeness(c) - _L.name_bonus * (c[0] > 0),
                                               -len(c[1])))
-        return best[1] if likeness(best) >= _MIN_LIKENESS else None
+        return best[1] if likeness(best) >= _L.min_likeness else None
+
+
+@dataclass(frozen=True)
+class LoanwordVocabulary:
+    """What a Hangul loanword may be heard as: the entries' English names and the synonyms
+    files' English words by sound (`table`), the official term each of those English words
+    stands for (`listed`: devour → 집어삼켜짐), and the entry each English name belongs to
+    (`officials`, for the notice: ‘클루’ → 공식 용어 ‘단서’)."""
+
+    table: LoanwordTable
+    listed: Mapping[str, str]
+    officials: Mapping[str, str]
+
+    def sounds_like(self, hangul: str) -> str | None:
+        """The English name a Hangul loanword sounds like, or the official term of the
+        synonyms files' English word it sounds like (`디바우어` → devour → 집어삼켜짐)."""
+        found = self.table.english(hangul)
+        return self.listed.get(found, found) if found else None
+
+    def shipped(self) -> dict[str, Any]:
+        """What the browser engine hears loanwords with (`client_index`)."""
+        return {"skeletons": self.table.shipped(), "listed": dict(self.listed),
+                "officials": dict(self.officials)}
+
+
+def loanword_vocabulary(corpus: Corpus, wholes: Sequence[Document]) -> LoanwordVocabulary:
+    """The loanword vocabulary of `wholes` (the corpus's documents that are whole entries)."""
+    english = [d.english or (d.entry.title if d.entry.lang == "en" else "") for d in wholes]
+    english += [corpus.icons.label(token, "en") for token in corpus.icons.icons]
+    officials = {LoanwordTable.phrase(d.english): d.entry.title
+                 for d in reversed(wholes)
+                 if d.english and not d.entry.placeholder}
+    # The English words the synonyms files list (devour, ammo) are names too: a Hangul
+    # spelling of one that no line lists (디바우어) is matched by sound like the entries'
+    # English names, and searched as the official term it stands for (an entry's own English
+    # name wins where both have the word).
+    listed: dict[str, str] = {}
+    for game in corpus.games:
+        for variant, terms in game.synonyms.items():
+            phrase = (LoanwordTable.phrase(variant)
+                      if variant.isascii() and variant.isalpha() else "")
+            if len(phrase) >= 3 and phrase not in officials:
+                listed.setdefault(phrase, terms[0])
+    english += list(listed)
+    officials.update({term: term for term in listed.values()})
+    return LoanwordVocabulary(LoanwordTable(filter(None, english)), MappingProxyType(listed),
+                              MappingProxyType(officials))

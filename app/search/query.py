@@ -28,9 +28,8 @@ _CLEAN = CONTRACT.clean
 MAX_QUERY = _CLEAN.max_query
 _BLANK = frozenset(_CLEAN.blank_categories)
 _B = CONTRACT.boosts
-#: The fewest consonants a word of a sentence (three words or more) needs to be read as a
-#: loanword by sound; a short query's words need two (둠, 클루).
-_SENTENCE_SKELETON = 3
+_SENTENCE_SKELETON = CONTRACT.loanwords.sentence_skeleton
+_SHORT_QUERY = CONTRACT.loanwords.short_query
 
 
 @dataclass(frozen=True)
@@ -175,14 +174,15 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
             # search reads no loanwords (서지 is also a form of 서다, so it is a real word).
             if (hangul and (attempted or (real and correct)) and not corrections
                     and loanword is not None
-                    and not inflected and (len(token) > 1 or len(raw) <= 2)):
+                    and not inflected and (len(token) > 1 or len(raw) <= _SHORT_QUERY)):
                 # In a sentence, two consonants (보태: p-t, 싸우지: s-j) sound like too many
                 # English words to be read as one (evade, surge): three at least.
                 # A loanword is a noun: heard in the word, or the word without a particle
                 # (클루를), never in a verb's stem (빗나감 → 빗나 is not "forfeiting").
                 heard = [f for f in forms
                          if (f == token or analysis.is_particle(token[len(f):]))
-                         and (len(raw) <= 2 or len(hangul_skeleton(f)) >= _SENTENCE_SKELETON)]
+                         and (len(raw) <= _SHORT_QUERY
+                              or len(hangul_skeleton(f)) >= _SENTENCE_SKELETON)]
                 english = next(filter(None, map(loanword, heard)), None) or ""
             analysed[token] = QueryWord(token, forms, stem, hangul, known, corrections, english,
                                         grams, real)

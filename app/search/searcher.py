@@ -49,7 +49,7 @@ from app.search.index import (
     save_index,
 )
 from app.search.layout import from_qwerty, to_qwerty
-from app.search.loanwords import LoanwordTable
+from app.search.loanwords import loanword_vocabulary
 from app.search.query import Plan, clean, make_plan, weighted_terms
 from app.search.rank import Features, Partial, Prepared, Reranker, example_pattern
 from app.search.rewrite import Rewrite, Rewriter, game_name_keys, related_tables
@@ -183,27 +183,7 @@ class SearchIndex:
         self._segments: dict[str, tuple[_Segment, ...]] = {}
         self.titles = TitleTable(wholes)
         self._reranker = Reranker(tuple(self._documents.values()), example_pattern(corpus))
-        english = [d.english or (d.entry.title if d.entry.lang == "en" else "")
-                   for d in wholes]
-        english += [corpus.icons.label(token, "en") for token in corpus.icons.icons]
-        officials = {LoanwordTable.phrase(d.english): d.entry.title
-                     for d in reversed(wholes)
-                     if d.english and not d.entry.placeholder}
-        # The English words the synonyms files list (devour, ammo) are names too: a Hangul
-        # spelling of one that no line lists (디바우어) is matched by sound like the entries'
-        # English names, and searched as the official term it stands for (an entry's own
-        # English name wins where both have the word).
-        self._listed: dict[str, str] = {}
-        for game in corpus.games:
-            for variant, terms in game.synonyms.items():
-                phrase = (LoanwordTable.phrase(variant)
-                          if variant.isascii() and variant.isalpha() else "")
-                if len(phrase) >= 3 and phrase not in officials:
-                    self._listed.setdefault(phrase, terms[0])
-        english += list(self._listed)
-        officials.update({term: term for term in self._listed.values()})
-        self._officials = officials
-        self._loanwords = LoanwordTable(filter(None, english))
+        self._loanwords = loanword_vocabulary(corpus, wholes)
         #: The compact forms a query may name a game by (`엘드리치`, `아컴호러`, `엘호`).
         self.game_names = game_name_keys(corpus, wholes)
         self._rewriter = Rewriter({g.id: g.synonyms for g in corpus.games},
@@ -328,8 +308,7 @@ class SearchIndex:
     def _sounds_like(self, hangul: str) -> str | None:
         """The English name a Hangul loanword sounds like, or the official term of the
         synonyms files' English word it sounds like (`디바우어` → devour → 집어삼켜짐)."""
-        found = self._loanwords.english(hangul)
-        return self._listed.get(found, found) if found else None
+        return self._loanwords.sounds_like(hangul)
 
     def rewrite(self, query: str, game: str | None = None, *, everyday: bool = True) -> Rewrite:
         """The query with players' words replaced by the rules' terms (synonyms files); with
@@ -401,7 +380,8 @@ class SearchIndex:
                          related=rewrite.related, everyday=self.corpus.words)
         # What the page tells the player about the query, whatever the results.
         # Quoted without the particle (‘크루’, not ‘크루를’), like the synonyms.
-        loanwords = tuple((w.stem or w.text, w.english, self._officials.get(w.english, ""))
+        officials = self._loanwords.officials
+        loanwords = tuple((w.stem or w.text, w.english, officials.get(w.english, ""))
                           for w in plan.words if w.english)
         # A game named in the query comes first, unless a filter already chose the game.
         named = rewrite.game if game is None and source is None else None

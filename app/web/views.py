@@ -796,6 +796,10 @@ class ClientIndex(View):
     game_name_guards: dict[str, list[str]]
     #: Everyday words that are never taken for typos (`Corpus.words`, `data/ko-words.txt`).
     words: list[str]
+    #: Hangul loanwords heard by sound: skeleton → [(rank, English phrase)], a synonyms
+    #: file's English word → its official term, an English name → its entry's title
+    #: (`loanwords.LoanwordVocabulary.shipped`).
+    loanwords: dict[str, Any]
     #: The analysis tables (particles, endings, patterns, jamo), shipped from the Python side.
     rules: dict[str, Any]
     #: Every value both engines share, by section (`app/search/contract.py`).

@@ -116,3 +116,11 @@ def test_a_game_filter_shows_as_a_chip_offline(offline: Page) -> None:
     expect(first_result(offline).locator("h2 a")).to_have_text("틈새 공격")  # the better match
     expect(offline.locator(".scope a", has_text="모든 게임")).to_have_attribute(
         "href", "/search?q=" + quote("틈새 공격").replace("%20", "+"))
+
+
+def test_a_loanword_no_synonym_lists_is_heard_offline(offline: Page) -> None:
+    # 디바우어 is "devour" spelt in Hangul, listed nowhere: online it is heard by sound and
+    # searched as 집어삼켜짐; the saved copy found nothing before the engine heard loanwords.
+    offline_search(offline, "디바우어")
+    expect(first_result(offline).locator("h2 a")).to_have_text("집어삼켜짐")
+    expect(offline.locator("#offline-note")).to_contain_text("‘디바우어’ → 공식 용어 ‘집어삼켜짐’")

@@ -5,7 +5,7 @@
 //   language's files (client_index.language_index and language_texts), added in order.
 //   {"index", "texts", "analysis", "queries": [{"q", "game"?}], "limit"}
 //     → {"results": [{"ids", "ms", "total", "snippet" (the first hit's), "suggestion",
-//                      "corrections", "fallback"}]}
+//                      "corrections", "fallback", "game_named", "loanwords"}]}
 //   {"index", "texts", "analysis", "suggest": [prefix, …], "limit"?}
 //     → {"suggestions": [[id, …], …]} (Engine.suggest's ids)
 //   {"index", "texts", "analysis", "traces": [{"query", "game"}]} → {"traces": [...]}
@@ -83,7 +83,8 @@ if (request.refused) {
         snippet: found.hits.length ? found.hits[0].snippet : "",
         shown: found.hits.map((h) => h.shown),
         suggestion: found.suggestion ? found.suggestion.title : null,
-        corrections: found.corrections, fallback: found.fallback, game_named: found.game_named };
+        corrections: found.corrections, fallback: found.fallback, game_named: found.game_named,
+        loanwords: found.loanwords };
     }) };
   }
 }
