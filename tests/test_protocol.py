@@ -338,6 +338,29 @@ def test_a_client_that_never_reads_its_answers_is_cut_off(server: _Server) -> No
 _WRITE_CHECK_SLACK = 4.0
 
 
+def test_a_slow_reader_s_pipelined_request_is_answered_after_the_keep_alive_timeout(
+        server: _Server) -> None:
+    # A pipelined request waits until the client has taken the answer before it. A client that
+    # took longer than the keep-alive timeout (5 s) to read that answer lost the other 19: the
+    # keep-alive timer, armed when the first answer was written, closed the connection as
+    # idle the moment the first answer was taken, and the log said the client had closed it.
+    sock = _non_reader(server, _get(server, "/search-index.json") * 20, "127.0.0.7")
+    received = b""
+    with sock:
+        sock.settimeout(3)
+        deadline = time.monotonic() + 30
+        while received.count(b"HTTP/1.1 200") < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)  # a small window: the first answer takes 5 s or more to read
+            try:
+                chunk = sock.recv(16_384)
+            except ConnectionResetError:
+                chunk = b""
+            if not chunk:
+                break
+            received += chunk
+    assert received.count(b"HTTP/1.1 200") == 2, f"{len(received):,} bytes, then the end"
+
+
 def _server_side_queue(port: int, client: int) -> int | None:
     """Bytes queued in the kernel for the server's end of the connection from `client`, or
     None when the kernel holds no such socket (in any state)."""

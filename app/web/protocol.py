@@ -996,6 +996,11 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         if not self.transport.is_closing():
             if self._unsent() > 0:
                 return  # the write watch decides: a graceful close would wait forever
+            if self._answering() or self._held:
+                # Not idle: a pipelined request waits for the client to take the answer before
+                # it (`_start_asgi_task`), and a slow reader may take longer than the timeout.
+                # Its answer's end arms the timer again.
+                return
             self.transport.close()
 
     # --- the keep-alive timer ----------------------------------------------------------------
