@@ -215,12 +215,15 @@ class _OneWrite:
     flushes it), and so does any head still held when the answer ends or the connection
     closes."""
 
-    __slots__ = ("head", "holding", "transport")
+    __slots__ = ("head", "holding", "transport", "written")
 
     def __init__(self, transport: asyncio.Transport) -> None:
         self.transport = transport
         self.holding = False
         self.head: bytes | None = None
+        #: Bytes handed to the transport for the answers so far: with the bytes not yet
+        #: taken (`_unsent`), how many the client has taken (the write watch's measure).
+        self.written = 0
 
     def write(self, data: bytes) -> None:
         if self.holding and self.head is None:
@@ -229,13 +232,16 @@ class _OneWrite:
         head, self.head = self.head, None
         if head is None:
             self.transport.write(data)
+            self.written += len(data)
         else:
             self.transport.writelines((head, data))  # one writev, no copy of the body
+            self.written += len(head) + len(data)
 
     def flush(self) -> None:
         head, self.head = self.head, None
         if head is not None:
             self.transport.write(head)
+            self.written += len(head)
 
     def close(self) -> None:
         self.flush()
@@ -346,7 +352,9 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         #: An error found while earlier answers were still due: sent after them.
         self._pending_error: int | None = None
         self._write_timer: asyncio.TimerHandle | None = None
-        self._unsent_then = 0
+        #: What the client had taken (`_OneWrite.written` less `_unsent`) at the write watch's
+        #: last look.
+        self._taken_then = 0
         self._stalled = 0.0
         self._write_timeout = limits.WRITE_TIMEOUT * (
             1 + limits.WRITE_TIMEOUT_SPREAD * random.random())
@@ -772,10 +780,14 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         head = b"".join((STATUS_LINE[answer.status],
                          _default_lines(self.server_state.default_headers), answer.lines,
                          b"" if keep_alive else b"connection: close\r\n", b"\r\n"))
+        sent = len(head)
         if answer.body and method == b"GET":
             self.transport.writelines((head, answer.body))  # one writev, no copy of the body
+            sent += len(answer.body)
         else:
             self.transport.write(head)
+        if self._writer is not None:
+            self._writer.written += sent
         self.server_state.total_requests += 1
         if not keep_alive:
             self._cancel_drain_timer()
@@ -964,9 +976,13 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             return 1
         unsent = self._unsent()
         if unsent > 0:
-            self._unsent_then = unsent
+            self._taken_then = self._taken(unsent)
             self._write_timer = self.loop.call_later(_WRITE_CHECK, self._check_writes)
         return unsent
+
+    def _taken(self, unsent: int) -> int:
+        """Bytes of the answers the client has taken so far."""
+        return (self._writer.written if self._writer is not None else 0) - unsent
 
     def _check_writes(self) -> None:
         self._write_timer = None
@@ -976,7 +992,12 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             self._next_due()
             self._feed()
             return
-        if self._unsent_then - unsent >= limits.MIN_WRITE_RATE * _WRITE_CHECK:
+        # Progress is what the client took since the last look, not whether fewer bytes wait:
+        # a client that takes each answer and asks for the next has a new one waiting at
+        # nearly every look (its ACK rides on its next request), though it reads kilobytes a
+        # second (wrk under load was reset so: "answer not read for 6 s (658 bytes unsent)").
+        taken = self._taken(unsent)
+        if taken - self._taken_then >= limits.MIN_WRITE_RATE * _WRITE_CHECK:
             self._stalled = 0.0
             if self._waiting_since is not None:
                 self._waiting_since = self.loop.time()  # a slow reader, but a reader
@@ -988,7 +1009,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
                         self._client_prefix(), self._stalled, unsent)
             self._close_now()
             return
-        self._unsent_then = unsent
+        self._taken_then = taken
         self._write_timer = self.loop.call_later(_WRITE_CHECK, self._check_writes)
         self._feed()
 
