@@ -302,13 +302,8 @@ class SearchIndex:
         """The analysed query (exposed for tests, the bench and `scripts/everyday_words.py`,
         which asks with `everyday` false which real words the engine would take for typos)."""
         return make_plan(clean(query), self._hangul, self._english, self.budget,
-                         correct=correct, loanword=self._sounds_like, related=related,
+                         correct=correct, loanword=self._loanwords.sounds_like, related=related,
                          everyday=self.corpus.words if everyday else frozenset())
-
-    def _sounds_like(self, hangul: str) -> str | None:
-        """The English name a Hangul loanword sounds like, or the official term of the
-        synonyms files' English word it sounds like (`디바우어` → devour → 집어삼켜짐)."""
-        return self._loanwords.sounds_like(hangul)
 
     def rewrite(self, query: str, game: str | None = None, *, everyday: bool = True) -> Rewrite:
         """The query with players' words replaced by the rules' terms (synonyms files); with
@@ -376,7 +371,7 @@ class SearchIndex:
             self.corpus.words)
         planned = typed if rewrite.text is typed else clean(rewrite.text)
         plan = make_plan(planned, self._hangul, self._english, self.budget,
-                         correct=not as_typed, loanword=self._sounds_like,
+                         correct=not as_typed, loanword=self._loanwords.sounds_like,
                          related=rewrite.related, everyday=self.corpus.words)
         # What the page tells the player about the query, whatever the results.
         # Quoted without the particle (‘크루’, not ‘크루를’), like the synonyms.
@@ -401,7 +396,7 @@ class SearchIndex:
             # A correction only where it clearly finds better: else the words as typed, and
             # the fallbacks below say what they did (a word left out, a similar word).
             plain = make_plan(planned, self._hangul, self._english, self.budget,
-                              correct=False, loanword=self._sounds_like,
+                              correct=False, loanword=self._loanwords.sounds_like,
                               related=rewrite.related, everyday=self.corpus.words)
             typed_first = self.ranking(plain, allowed, prefix=prefix)
             if typed_first.order and not self.clearly_better(plan, first.order[0], plain,
