@@ -468,7 +468,11 @@ var RulesMatching = (function (R) {
       };
       /** @param {string[][]} all */
       const latin = function (all) {
-        return [title].concat(all.map(function (ws) { return ws.filter(isLatin).join(""); }));
+        // Each word by its stem: the query's forms are stems, and a stem is not always the
+        // start of its word (`copies` → copy).
+        return [title].concat(all.map(function (ws) {
+          return ws.filter(isLatin).map(function (w) { return an.englishStem(w); }).join("");
+        }));
       };
       const all = sentences.concat(translated);
       const lines = hangul(all);
@@ -499,8 +503,12 @@ var RulesMatching = (function (R) {
           word.grams.forEach(function (g) { groups.push([[g], 1 / word.grams.length]); from.push(number); });
           return;
         }
+        // Folded, and a Latin form by its stem, as the text's Latin words are (`addText`).
         const forms = [word.stem].concat(word.corrections, an.englishWords(word.english))
-          .filter(Boolean).map((f) => an.foldText(f));
+          .filter(Boolean).map(function (f) {
+            const folded = an.foldText(f);
+            return isLatin(folded) ? an.englishStem(folded) : folded;
+          });
         if (!forms.length) return;
         const weight = word.stem.length === 1 && word.hangul ? this.r.short_word : 1;
         // A related word the rewrite added is a form of the typed word's group.

@@ -204,6 +204,14 @@ def test_an_english_question_s_words_in_one_english_sentence_count_as_a_passage(
     assert one.passage > 0.8 > 0.4 > spread.passage
 
 
+
+def test_an_english_plural_whose_stem_is_not_its_start_counts_as_present(
+        index: SearchIndex) -> None:
+    # `copies` is searched as its stem `copy`, which the text's "2 copies (by title)" does not
+    # start with: Deckbuilding must still have every word of the question.
+    prepared = index._reranker.prepare(
+        index.plan("how many copies of a card can I have in my deck"))
+    assert index._reranker.features(prepared, "Deckbuilding").coordination == 1.0
 def test_a_book_that_teaches_the_game_ranks_below_the_reference(tmp_path: Path) -> None:
     from tests.conftest import write_manifest
     rules = [{"id": "Resources", "title": "자원", "text": "자원은 카드를 플레이할 때 씁니다."}]

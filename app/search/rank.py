@@ -304,15 +304,14 @@ def _prepare(doc: Document, examples: re.Pattern[str] | None = None) -> _Doc:
     lines = [title_text] + ["".join(w for w in ws if not _is_latin(w)) for ws in sentences]
     lines = [line for line in lines if line]
     text = "\n".join(lines)
-    latin_lines = [title_text] + ["".join(w for w in ws if _is_latin(w)) for ws in sentences]
+    latin_lines = [title_text] + [_latin_line(ws) for ws in sentences]
     latin = "\n".join(latin_lines)
     main, main_latin = text, latin
     if unnamed is not None:
         unnamed += translated
         main = "\n".join(filter(None, [title_text] + [
             "".join(w for w in ws if not _is_latin(w)) for ws in unnamed]))
-        main_latin = "\n".join([title_text] + ["".join(w for w in ws if _is_latin(w))
-                                                 for ws in unnamed])
+        main_latin = "\n".join([title_text] + [_latin_line(ws) for ws in unnamed])
     return _Doc(
         text=text,
         latin=latin,
@@ -329,6 +328,20 @@ def _prepare(doc: Document, examples: re.Pattern[str] | None = None) -> _Doc:
                           for forms, shortest in zip(
                               title_words, (min(f, key=len) for f in title_words), strict=True)),
     )
+
+
+def _latin_line(words: list[str]) -> str:
+    """A sentence's Latin words, each by its stem, run together: a stem is not always the
+    start of its word (`copies` → copy), so the text is stemmed as the query's forms are
+    (`_searched`)."""
+    return "".join(analysis.english_stem(w) for w in words if _is_latin(w))
+
+
+def _searched(form: str) -> str:
+    """A query form as the re-rank looks for it: folded, and a Latin one by its stem, as the
+    text's Latin words are (`_latin_line`): `fatalité`, kept as typed, is `fatalit` there."""
+    folded = fold_text(form)
+    return analysis.english_stem(folded) if _is_latin(folded) else folded
 
 
 def _line_starts(lines: list[str]) -> tuple[int, ...]:
@@ -415,7 +428,7 @@ def _word_groups(plan: Plan) -> list[tuple[tuple[str, ...], float, int]]:
             # A Han word counts as much as another word, shared among its grams.
             groups.extend(((gram,), 1.0 / len(word.grams), number) for gram in word.grams)
             continue
-        forms = tuple(fold_text(f) for f in (word.stem, *word.corrections, *word.english_words)
+        forms = tuple(_searched(f) for f in (word.stem, *word.corrections, *word.english_words)
                       if f)
         if not forms:
             continue
