@@ -204,7 +204,7 @@ var RulesMatching = (function (R) {
       const an = this.an, known = this.knows;
       const table = this.tables[game] || this.tables[""], near = this.near[game] || this.near[""];
       const related = this.related[game] || this.related[""];
-      const words = an.words(text), korean = words.some(isHangul);
+      const words = an.words(text);
       let asks = budget.corrections, i = 0;
       /** @type {string[]} */
       let out = [];
@@ -235,11 +235,11 @@ var RulesMatching = (function (R) {
             found = [1, table[close[0].term], an.stem(word)];
           }
         }
-        // An English (or other non-Hangul) variant counts only as the whole query or inside
-        // a Korean one, and only when the index does not know its words.
+        // An English (or other non-Hangul) variant counts only when the index does not know
+        // its words (an abbreviation: AoO, XP), in an English sentence too.
         if (found && !isHangul(word)) {
           const length = found[0];
-          if ((length !== words.length && !korean) || words.slice(i, i + length).every(function (w) {
+          if (words.slice(i, i + length).every(function (w) {
             return an.variants(w).some(known);
           })) found = null;
         }

@@ -130,6 +130,19 @@ def test_the_first_word_of_a_game_s_name_names_it_in_the_browser_too(
         assert browser["ids"][:5] == [hit.id for hit in server.search(query).hits][:5], query
 
 
+def test_an_abbreviation_in_an_english_sentence_is_the_term_in_the_browser_too(
+        client: TestClient, served: dict[str, Any]) -> None:
+    # The English text never spells AoO or XP: the synonyms files' term is searched, and said.
+    server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]
+    queries = ["does the enemy exhaust after an aoo", "upgrading a card xp difference"]
+    answers = enginejs.run({**served, "queries": [{"q": q} for q in queries]})["results"]
+    for query, browser in zip(queries, answers, strict=True):
+        found = server.search(query)
+        assert found.synonyms, query
+        assert [tuple(pair) for pair in browser["synonyms"]] == list(found.synonyms), query
+        assert browser["ids"][:5] == [hit.id for hit in found.hits][:5], query
+
+
 def test_a_short_real_word_is_not_corrected_into_another(served: dict[str, Any]) -> None:
     # 파기 is in no text; 자기 (oneself), one jamo away, is a word of the texts but no rules
     # term: the browser, before it heard loanwords (파기 is "purge"), once fell back to it.

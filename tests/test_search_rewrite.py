@@ -27,13 +27,17 @@ def test_without_a_game_the_first_game_decides_and_longer_variants_reach_the_oth
     assert REWRITER.rewrite("서지", "eh").text == "괴물 급증"
 
 
-def test_english_variants_count_only_as_the_whole_query_or_inside_a_korean_one() -> None:
+def test_english_variants_count_only_when_the_index_does_not_know_them() -> None:
     def nothing_known(word: str) -> bool:
         return False
 
     assert REWRITER.rewrite("AoO", "ahlcg", known=nothing_known).text == "틈새 공격 aoo"
-    unchanged = REWRITER.rewrite("aoo rules explained", "ahlcg", known=nothing_known)
-    assert unchanged.synonyms == () and unchanged.text == "aoo rules explained"
+    # An abbreviation in an English sentence is the player's word for the term too: the
+    # English text never spells it.
+    sentence = REWRITER.rewrite("does the enemy exhaust after an aoo", "ahlcg",
+                                known=lambda w: w != "aoo")
+    assert sentence.synonyms == (("aoo", "틈새 공격"),)
+    assert sentence.text == "does the enemy exhaust after an 틈새 공격 aoo"
     # Words the index knows find the English originals themselves.
     assert REWRITER.rewrite("AoO", "ahlcg", known=lambda w: True).synonyms == ()
     # Inside a Korean query, an English abbreviation is the player's word for the term.

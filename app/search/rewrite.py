@@ -170,7 +170,6 @@ class Rewriter:
         # Each word's forms as the last word of a run, made once: every run ending at a word
         # and both tables look them up.
         lasts: dict[int, tuple[str, ...]] = {}
-        korean = any(analysis.is_hangul(w) for w in words)
         joined: list[tuple[str, str]] = []
         game_named: tuple[str, str] | None = None
         i = 0
@@ -201,15 +200,14 @@ class Rewriter:
                 if close and close[0].distance <= _RULES.spelling_distance:
                     found = (1, table[close[0].term], analysis.stem(word))
             # An English (or other non-Hangul) variant counts only when the index does not know
-            # its words ("AoO", "XP"), and only as the whole query or inside a Korean one
-            # ("XP 계산"): English
-            # words find the English originals themselves (with the English sentence as the
-            # snippet), and an English title ("Clues on Player Cards") must not turn into a
-            # Korean term's search.
-            if found is not None and not analysis.is_hangul(words[i]) and (
-                    (found[0] != len(words) and not korean) or all(
-                        any(known(v) for v in analysis.variants(w))
-                        for w in words[i : i + found[0]])):
+            # its words ("AoO", "XP"): English words find the English originals themselves
+            # (with the English sentence as the snippet), and an English title ("Clues on
+            # Player Cards") must not turn into a Korean term's search. An abbreviation counts
+            # in an English sentence too (`does the enemy exhaust after an aoo`): the English
+            # text never spells it.
+            if found is not None and not analysis.is_hangul(words[i]) and all(
+                    any(known(v) for v in analysis.variants(w))
+                    for w in words[i : i + found[0]]):
                 found = None
             if found is not None:
                 length, officials, said = found
