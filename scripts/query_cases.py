@@ -38,7 +38,8 @@ CONTRACT_TYPES = ROOT / "types" / "contract.d.ts"
 ABOUT = ("Query analysis both engines must agree on: app/search/analysis.py and "
          "static/analysis.js, both checked by tests/test_client_index.py. Each case: the input "
          "and the expected words, per-word variants and stems, index bigrams, function words, "
-         "verb forms and the stems a verb form may have (verb_stems), "
+         "verb forms and the stems a verb form may have (verb_stems), the stems a word is "
+         "matched to a short list with (loose_stems), "
          "초성, title parts, English alias key, each word's typo allowance "
          "(fuzzy.max_distance, also of the whole input) and the cleaned text (query.clean). "
          "Written by scripts/query_cases.py; add inputs there.")
@@ -87,6 +88,9 @@ INPUTS = (
     # ㅡ, ㅂ and 르 stems; a noun's particle is no verb ending.
     "머리가 아파요 먹었어요 좋아요 죽었는데 미쳤어",
     "아파서 아팠어요 어려워요 몰랐어 미쳐 먹어 가방을 단셔",
+    # The noun form a remark ends with: -ㅁ after a vowel, -음 after a consonant (때림, 붙음);
+    # 음 alone and a vowel before 음 (다음) are none.
+    "때림 버림 붙음 맞음 빼둠 다음 음 쓰러짐",
 )
 
 TRACES_ABOUT = ("Each stage of a search over the tiny corpus in tests/cases/tiny/, per query: the "
@@ -153,6 +157,7 @@ def case(text: str) -> dict[str, Any]:
             "function_words": [w for w in words if analysis.is_function_word(w)],
             "inflected": [w for w in words if analysis.is_inflected(w)],
             "verb_stems": [list(analysis.verb_stems(w)) for w in words],
+            "loose_stems": [analysis.loose_stems(w) for w in words],
             "choseong": choseong(text), "title_parts": analysis.title_parts(text),
             "alias_key": analysis.alias_key(text),
             "max_distance": [max_distance(w) for w in words],

@@ -314,6 +314,7 @@ var RulesAnalysis = (function () {
         if (word.length > s.length && word.slice(-s.length) === s && !has(this.particles, s) &&
             pool.indexOf(base) < 0) pool.push(base);
       });
+      this.nounFormStems(word).forEach(function (f) { if (pool.indexOf(f) < 0) pool.push(f); });
       for (let i = 0; i < pool.length; i++) {  // grows while it is read
         /** @type {string[]} */
         const found = [];
@@ -323,6 +324,24 @@ var RulesAnalysis = (function () {
         found.forEach(function (f) { if (pool.indexOf(f) < 0) pool.push(f); });
       }
       return pool.filter((f) => f !== word);
+    }
+    /** The stem of the noun form -ㅁ/-음 (때림 → 때리, 붙음 → 붙), if `word` may be one
+     * (analysis._noun_form_stems). @param {string} word @returns {string[]} */
+    nounFormStems(word) {
+      const r = this.r, head = word.slice(0, -1), last = word.charCodeAt(head.length) - BASE;
+      if (last % PER_MEDIAL === r.m_final && word.charAt(head.length) !== r.noun_form) {
+        return [head + String.fromCharCode(BASE + last - r.m_final)];
+      }
+      if (word.charAt(head.length) === r.noun_form &&
+          (head.charCodeAt(head.length - 1) - BASE) % PER_MEDIAL) return [head];
+      return [];
+    }
+    /** analysis.is_verb_form: a form of a listed verb's stem that is no listed word itself
+     * (때림 of 때리-; not 파기). @param {string} word @param {Set<string>} everyday */
+    isVerbForm(word, everyday) {
+      if (!everyday.size || !isHangul(word) || this.variants(word).some((f) => everyday.has(f))) return false;
+      const mark = this.r.stem_mark;
+      return this.verbStems(word).some((f) => everyday.has(f + mark));
     }
     /** The regular stem behind `form`'s last syllable (ㅡ, ㅂ, 르 stems).
      * @param {string} form @param {string[]} out */
@@ -368,9 +387,14 @@ var RulesAnalysis = (function () {
     }
     /** @param {string} w */
     looseStems(w) {
-      return (this.byLast[w.charAt(w.length - 1)] || []).filter(function (s) {
+      const cut = (this.byLast[w.charAt(w.length - 1)] || []).filter(function (s) {
         return w.length > s.length && w.slice(-s.length) === s;
       }).map(function (s) { return w.slice(0, -s.length); });
+      // Or the noun form -ㅁ/-음 (때림 → 때리).
+      if (w.length > 1 && isHangul(w)) {
+        this.nounFormStems(w).forEach(function (f) { if (cut.indexOf(f) < 0) cut.push(f); });
+      }
+      return cut;
     }
     /** @param {string} w */
     stem(w) { return shortest(this.variants(w)); }

@@ -365,7 +365,8 @@ var RulesEngine = (function (R, M) {
           // An everyday word, as typed, without its particle or ending, or a form of a listed
           // verb's stem (아파요 of 아프-), is never a typo.
           const real = hangul && !known && this.an.listed(token, this.everyday);
-          const inflected = hangul && !known && an.isInflected(token);
+          const inflected = hangul && !known &&
+            (an.isInflected(token) || an.isVerbForm(token, this.everyday));
           const attempted = !known && !real && left > 0 && !an.isFunctionWord(token);
           if (attempted) {
             left -= 1;

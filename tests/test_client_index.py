@@ -33,7 +33,8 @@ RULES = [
     {"id": "Doom", "title": "파멸", "text": "악당 카드에 파멸 토큰을 올려놓습니다."},
 ]
 ASPECTS = ("words", "variants", "stems", "bigrams", "function_words", "inflected", "verb_stems",
-           "choseong", "title_parts", "alias_key", "max_distance", "max_distance_whole", "clean")
+           "loose_stems", "choseong", "title_parts", "alias_key", "max_distance",
+           "max_distance_whole", "clean")
 
 
 def _cases() -> list[dict[str, Any]]:

@@ -106,7 +106,8 @@ def test_snippets_mark_the_query_like_the_server(client: TestClient,
 @pytest.mark.parametrize("query", ["퉁새콩격", "탐쌔공녁", "틈쉐곡격", "zkqtm", "조사쟈다아",
                                    "틈새공걱하면", "게임에서 빠지면",
                                    "넣을 수 있나요 혼돈 토쿤", "싸우지 말고 피하는게 나음",
-                                   "맞다", "미치다", "버리다", "고걀시키"])
+                                   "맞다", "미치다", "버리다", "고걀시키",
+                                   "교전 중에 자원 얻으면 적이 때림?", "카드 내줘도 됨"])
 def test_typos_get_the_same_totals_corrections_and_did_you_mean(
         client: TestClient, served: dict[str, Any], query: str) -> None:
     server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]

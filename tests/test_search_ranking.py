@@ -343,6 +343,16 @@ def test_verb_compounds_count_as_their_noun(index: SearchIndex) -> None:
         assert "Attack_of_Opportunity" in ids(index, query)[:5], query
 
 
+def test_a_remark_s_noun_form_is_its_verb_never_a_loanword(index: SearchIndex) -> None:
+    # 때림 is 때리- + ㅁ ("hits?"), as a player ends a remark: it once sounded like "trauma"
+    # and found 트라우마 first. It is the verb, and 때리다 is a related word of 전투.
+    found = index.search("교전 중에 자원 얻으면 적이 때림?")
+    assert found.loanwords == ()
+    assert found.hits[0].id == "Attack_of_Opportunity"
+    # A form of a listed verb is no loanword either (내주- + 어도: not "미개척로").
+    assert index.search("카드 내줘도 됨").loanwords == ()
+
+
 def test_a_filter_offers_the_better_match_in_the_other_game(index: SearchIndex) -> None:
     found = index.search("틈새 공격", game="eh")
     assert found.elsewhere == "Attack_of_Opportunity"

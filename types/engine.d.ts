@@ -29,6 +29,9 @@ interface Rules {
   l_final: number;
   no_initial: number;
   reu: string[];
+  /** `analysis._noun_form_stems`: -음, and the ㅁ's index among the final consonants. */
+  noun_form: string;
+  m_final: number;
   stem_mark: string;
   word: string;
   jamo_run: string;

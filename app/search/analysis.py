@@ -41,6 +41,7 @@ __all__ = [
     "is_hangul",
     "is_inflected",
     "is_particle",
+    "is_verb_form",
     "listed",
     "stem",
     "title_parts",
@@ -169,6 +170,11 @@ _EU = 18  # index of ㅡ among the vowels
 _L_FINAL = 8  # index of ㄹ among the final consonants
 _NO_INITIAL = 11  # index of ㅇ among the initial consonants
 _REU = ("라", "러")
+# The noun form a short remark ends with, undone by `verb_stems` in words of any length
+# (`variants` reads the ㅁ only in longer words, `Stems.jamo_ending_min`): the ㅁ in a
+# vowel-final stem's last syllable (때림 → 때리, 버림 → 버리) and -음 after a consonant-final
+# one (붙음 → 붙, 맞음 → 맞).
+_NOUN_FORM = "음"
 #: How the everyday words file (`app/corpus/words.py`) marks a verb's or adjective's stem
 #: (먹-, 아프-), as dictionaries do: it is matched by `verb_stems`, never as a word.
 STEM_MARK = "-"
@@ -333,10 +339,14 @@ def adnominal_stem(word: str) -> str:
 
 
 def loose_stems(word: str) -> list[str]:
-    """Every stem left by removing one known suffix, however short: for matching a word
-    against a short list of known terms (`탭된` → 탭), where a wrong cut finds nothing."""
-    return [word[: -len(s)] for s in _BY_LAST.get(word[-1:], ())
-            if len(word) > len(s) and word.endswith(s)]
+    """Every stem left by removing one known suffix, however short, or the noun form -ㅁ/-음
+    (`때림` → 때리): for matching a word against a short list of known terms (`탭된` → 탭),
+    where a wrong cut finds nothing."""
+    cut = [word[: -len(s)] for s in _BY_LAST.get(word[-1:], ())
+           if len(word) > len(s) and word.endswith(s)]
+    if len(word) > 1 and is_hangul(word):
+        cut += [f for f in _noun_form_stems(word) if f not in cut]
+    return cut
 
 
 def _stripped(form: str) -> Iterator[str]:
@@ -404,11 +414,29 @@ def verb_stems(word: str) -> tuple[str, ...]:
     pool += [word[: -len(s)] for s in (*_AFTER_MERGED, *_AFTER_PAST)
              if len(word) > len(s) and word.endswith(s) and not is_particle(s)
              and word[: -len(s)] not in pool]
+    pool += [f for f in _noun_form_stems(word) if f not in pool]
     for form in pool:  # grows while it is read: each new stem is undone further
         for found in (*_restore(form, "", 0), *_restore(form, "", _SS_FINAL), *_irregular(form)):
             if found not in pool:
                 pool.append(found)
     return tuple(f for f in pool if f != word)
+
+
+def _noun_form_stems(word: str) -> Iterator[str]:
+    """The stem of the noun form -ㅁ/-음 (때림 → 때리, 붙음 → 붙), if `word` may be one."""
+    last = ord(word[-1]) - 0xAC00
+    if last % 28 == _M_FINAL and word[-1] != _NOUN_FORM:
+        yield word[:-1] + chr(0xAC00 + last - _M_FINAL)
+    elif word[-1] == _NOUN_FORM and (ord(word[-2]) - 0xAC00) % 28:
+        yield word[:-1]
+
+
+def is_verb_form(word: str, everyday: Set[str]) -> bool:
+    """True for a form of a listed verb's or adjective's stem (`Corpus.words`: 때리-) that is
+    no listed word itself (때림, 붙음, 먹었어요; not 파기): a verb, never a loanword."""
+    return (bool(everyday) and is_hangul(word)
+            and not any(f in everyday for f in variants(word))
+            and any(f + STEM_MARK in everyday for f in verb_stems(word)))
 
 
 def _irregular(form: str) -> Iterator[str]:
@@ -566,6 +594,8 @@ def client_tables(*, unicode_tables: bool = True) -> dict[str, object]:
         "l_final": _L_FINAL,
         "no_initial": _NO_INITIAL,
         "reu": list(_REU),
+        "noun_form": _NOUN_FORM,
+        "m_final": _M_FINAL,
         "stem_mark": STEM_MARK,
         "word": _JS_WORD,
         "other_word": f"^{_JS_OTHER_LETTER}+$",

@@ -154,7 +154,8 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
             real = hangul and not known and analysis.listed(token, everyday)
             # A verb form (빠지면, 죽거나) is not a misspelt rules term, unless its stem is a
             # long one (틈새공걱하면 → 틈새공격); and it is never a loanword.
-            inflected = hangul and not known and analysis.is_inflected(token)
+            inflected = hangul and not known and (analysis.is_inflected(token)
+                                                  or analysis.is_verb_form(token, everyday))
             # A light word (나음, 몇개) says nothing the rules would: never "corrected" (나음 is
             # not 다음 misspelt).
             attempted = (not known and not real and corrections_left > 0

@@ -55,6 +55,7 @@ if (request.refused) {
     function_words: an.words(c.input).filter((w) => an.isFunctionWord(w)),
     inflected: an.words(c.input).filter((w) => an.isInflected(w)),
     verb_stems: an.words(c.input).map((w) => an.verbStems(w)),
+    loose_stems: an.words(c.input).map((w) => an.looseStems(w)),
     choseong: an.choseong(c.input),
     title_parts: an.titleParts(c.input),
     alias_key: an.aliasKey(c.input),
