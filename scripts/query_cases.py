@@ -91,6 +91,8 @@ INPUTS = (
     # The noun form a remark ends with: -ㅁ after a vowel, -음 after a consonant (때림, 붙음);
     # 음 alone and a vowel before 음 (다음) are none.
     "때림 버림 붙음 맞음 빼둠 다음 음 쓰러짐",
+    # -아/-어 있다, -고 있다 written together; 있 alone and 할 수 있 are none.
+    "눕혀져있는데 붙어있는데 쓰러져있어요 들고있는데 할수있어요 있어요",
 )
 
 TRACES_ABOUT = ("Each stage of a search over the tiny corpus in tests/cases/tiny/, per query: the "

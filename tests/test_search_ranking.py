@@ -353,6 +353,13 @@ def test_a_remark_s_noun_form_is_its_verb_never_a_loanword(index: SearchIndex) -
     assert index.search("카드 내줘도 됨").loanwords == ()
 
 
+def test_a_state_written_as_one_word_with_its_있다_is_its_verb(index: SearchIndex) -> None:
+    # 눕혀져있어요 = 눕혀지- + -어 있다, written together as players type it: the investigator
+    # laid down, Eldritch Horror's 지체 (`지체 ~ 눕혀지다` in the synonyms file).
+    top = ids(index, "엘드리치 조사자 말이 눕혀져있어요")[:2]
+    assert {"eh-지체", "ehr-지체된_조사자"} & set(top), top
+
+
 def test_a_filter_offers_the_better_match_in_the_other_game(index: SearchIndex) -> None:
     found = index.search("틈새 공격", game="eh")
     assert found.elsewhere == "Attack_of_Opportunity"

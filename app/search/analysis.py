@@ -101,6 +101,9 @@ _ENDINGS = (
     # -아/-어 forms after a stem ending in a consonant: 뽑아서, 섞어도, 넣어요 (after a vowel the
     # 아/어 merges into the stem's syllable: see _CONTRACTED below)
     "아서", "어서", "아도", "어도", "아요", "어요",
+    # -아/-어 있다 and -고 있다 written together, what is on the table (붙어있는데, 남아있어요,
+    # 들고있는데; after a vowel: `_AFTER_MERGED`'s 있, 눕혀져있는데 → 눕혀지)
+    "어있", "아있", "고있",
     # questions: 되나요, 하나요, 있나요, 할까요, 되는지, 인가요
     "나요", "까요", "가요", "는지", "은지", "던가요", "는가요", "습니까", "니까", "을까요", "을까",
     "나", "을지", "는가", "은가", "죠", "지요", "요", "는데", "은데", "인데",
@@ -157,7 +160,7 @@ _JAMO_ENDINGS = (("니다", _B_FINAL, ""), ("다", 4, "진"), ("", _M_FINAL, "")
 # Only after one of _AFTER_MERGED (or ㅆ + _AFTER_PAST), never on a bare word: nouns end in these
 # syllables too (고려, 배려, 교과), and a bare 세워 is rare in questions.
 _CONTRACTED = {14: 13, 6: 20, 9: 8, 10: 11}
-_AFTER_MERGED = ("서", "도", "야", "요", "서는", "서도", "야만", "야지", "야하", "도록", "지")
+_AFTER_MERGED = ("서", "도", "야", "요", "서는", "서도", "야만", "야지", "야하", "도록", "지", "있")
 _AFTER_PAST = ("다", "고", "는데", "으면", "을", "을때", "습니다", "어요", "지만", "던", "다면")
 _SS_FINAL = 20  # index of ㅆ among the final consonants
 # What `verb_stems` undoes besides the index's stripping (never in `variants`, so the index is
