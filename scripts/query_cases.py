@@ -38,8 +38,8 @@ CONTRACT_TYPES = ROOT / "types" / "contract.d.ts"
 ABOUT = ("Query analysis both engines must agree on: app/search/analysis.py and "
          "static/analysis.js, both checked by tests/test_client_index.py. Each case: the input "
          "and the expected words, per-word variants and stems, index bigrams, function words, "
-         "verb forms and the stems a verb form may have (verb_stems), the stems a word is "
-         "matched to a short list with (loose_stems), "
+         "verb forms, counts (한장), the stems a verb form may have (verb_stems), the "
+         "stems a word is matched to a short list with (loose_stems), "
          "초성, title parts, English alias key, each word's typo allowance "
          "(fuzzy.max_distance, also of the whole input) and the cleaned text (query.clean). "
          "Written by scripts/query_cases.py; add inputs there.")
@@ -93,6 +93,8 @@ INPUTS = (
     "때림 버림 붙음 맞음 빼둠 다음 음 쓰러짐",
     # -아/-어 있다, -고 있다 written together; 있 alone and 할 수 있 are none.
     "눕혀져있는데 붙어있는데 쓰러져있어요 들고있는데 할수있어요 있어요",
+    # Counts written together (never typos) and 것 + 이다 as spoken (light words).
+    "한장도 두번 세개 몇장 쓰는 거임 그런 거야",
 )
 
 TRACES_ABOUT = ("Each stage of a search over the tiny corpus in tests/cases/tiny/, per query: the "
@@ -158,6 +160,7 @@ def case(text: str) -> dict[str, Any]:
             "bigrams": analysis.index_bigrams(text),
             "function_words": [w for w in words if analysis.is_function_word(w)],
             "inflected": [w for w in words if analysis.is_inflected(w)],
+            "counts": [w for w in words if analysis.is_count(w)],
             "verb_stems": [list(analysis.verb_stems(w)) for w in words],
             "loose_stems": [analysis.loose_stems(w) for w in words],
             "choseong": choseong(text), "title_parts": analysis.title_parts(text),

@@ -96,6 +96,7 @@ var RulesAnalysis = (function () {
       this.shortStemEndings = set(rules.short_stem_endings);
       this.suffixSet = set(rules.suffixes);
       this.light = set(rules.light);
+      this.counts = set(rules.counts);
       /** @type {Record<string, string[]>} */
       this.byLast = dict();
       rules.suffixes.forEach((s) => {
@@ -207,6 +208,11 @@ var RulesAnalysis = (function () {
         if (has(this.light, w.slice(0, i)) && has(this.suffixSet, w.slice(i))) return true;
       }
       return false;
+    }
+    /** analysis.is_count: a native numeral and a counter written together (한장도, 두번),
+     * never a misspelt term. @param {string} w */
+    isCount(w) {
+      return this.variants(w).some((f) => has(this.counts, f));
     }
     /** A verb form (빠지면, 죽거나), never a misspelt term. @param {string} w */
     isInflected(w) {

@@ -367,7 +367,8 @@ var RulesEngine = (function (R, M) {
           const real = hangul && !known && this.an.listed(token, this.everyday);
           const inflected = hangul && !known &&
             (an.isInflected(token) || an.isVerbForm(token, this.everyday));
-          const attempted = !known && !real && left > 0 && !an.isFunctionWord(token);
+          const attempted = !known && !real && left > 0 && !an.isFunctionWord(token) &&
+            !an.isCount(token);
           if (attempted) {
             left -= 1;
             // A verb form is corrected only by a long stem (틈새공걱하면).

@@ -32,8 +32,8 @@ RULES = [
     {"id": "Clues", "title": "단서", "text": "장소에 처음 들어가면 단서를 놓습니다."},
     {"id": "Doom", "title": "파멸", "text": "악당 카드에 파멸 토큰을 올려놓습니다."},
 ]
-ASPECTS = ("words", "variants", "stems", "bigrams", "function_words", "inflected", "verb_stems",
-           "loose_stems", "choseong", "title_parts", "alias_key", "max_distance",
+ASPECTS = ("words", "variants", "stems", "bigrams", "function_words", "inflected", "counts",
+           "verb_stems", "loose_stems", "choseong", "title_parts", "alias_key", "max_distance",
            "max_distance_whole", "clean")
 
 

@@ -276,6 +276,10 @@ def test_real_words_are_never_corrected(index: SearchIndex) -> None:
     assert not buying.corrections
     assert index.search("딜").loanwords == ()
     assert index.search("딜").synonyms == (("딜", "피해"),)
+    # A count written together (한장: one card) was "corrected" to 한정 (limited), and a
+    # spoken 거임 (것 + 이다) to 게임.
+    assert index.search("덱에 카드 한장도 없으면").corrections == ()
+    assert index.search("이 규칙 언제 쓰는 거임").corrections == ()
 
 
 def test_everyday_words_are_left_as_typed(index: SearchIndex) -> None:

@@ -12,6 +12,8 @@ interface Rules {
   verb_endings: string[];
   suffixes: string[];
   light: string[];
+  /** `analysis._COUNTS`: a native numeral and a counter written together (한장). */
+  counts: string[];
   /** (syllables after the jamo, final consonant index, syllables that may carry it or ""). */
   jamo_endings: [string, number, string][];
   /** Vowel of a merged syllable → vowel of the stem (indices into `jungseong`). */

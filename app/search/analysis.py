@@ -37,6 +37,7 @@ __all__ = [
     "han_grams",
     "index_bigrams",
     "index_words",
+    "is_count",
     "is_function_word",
     "is_hangul",
     "is_inflected",
@@ -241,7 +242,16 @@ _LIGHT = frozenset({
     "장", "개", "번", "명", "몇장", "몇개", "몇번", "몇명",
     # "the way to" (버는 법, 사는 방법): the verb before it says what is asked.
     "법", "방법",
+    # 것 + 이다 as spoken (쓰는 거임?, 그런 거야): not 게임
+    "거임", "거야", "거냐", "거고",
 })
+#: A native numeral and a counter written together (한장, 두번, 세개): a count, searched as
+#: typed (the texts say 두 번, and the re-rank reads them without spaces) but never a typo
+#: (한장 is not 한정). `is_count`.
+_COUNTS = frozenset(numeral + counter
+                    for numeral in ("한", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉",
+                                    "열")
+                    for counter in ("장", "개", "번", "명"))
 _FUNCTION = frozenset(_SUFFIXES) | _LIGHT
 
 
@@ -254,6 +264,12 @@ def is_function_word(word: str) -> bool:
     # A light word with a particle or ending on it (`경우에`, `있을까요`, `하는지`).
     return is_hangul(word) and any(
         word[:i] in _LIGHT and word[i:] in _SUFFIX_SET for i in range(1, len(word)))
+
+
+def is_count(word: str) -> bool:
+    """True for a native numeral and a counter written together, perhaps with a particle
+    (`한장도`, `두번`): a count, never a misspelt rules term."""
+    return any(f in _COUNTS for f in variants(word))
 
 
 def is_particle(text: str) -> bool:
@@ -583,6 +599,7 @@ def client_tables(*, unicode_tables: bool = True) -> dict[str, object]:
         "verb_endings": list(_VERB_ENDINGS),
         "suffixes": list(_SUFFIXES),
         "light": sorted(_LIGHT),
+        "counts": sorted(_COUNTS),
         "jamo_endings": [list(rule) for rule in _JAMO_ENDINGS],
         "contracted": {str(k): v for k, v in _CONTRACTED.items()},
         "after_merged": list(_AFTER_MERGED),

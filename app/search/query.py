@@ -159,7 +159,8 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
             # A light word (나음, 몇개) says nothing the rules would: never "corrected" (나음 is
             # not 다음 misspelt).
             attempted = (not known and not real and corrections_left > 0
-                         and not analysis.is_function_word(token))
+                         and not analysis.is_function_word(token)
+                         and not analysis.is_count(token))
             if attempted:
                 corrections_left -= 1
                 if not inflected or len(stem) >= CONTRACT.typos.inflected_stem:

@@ -54,6 +54,7 @@ if (request.refused) {
     bigrams: an.indexBigrams(c.input),
     function_words: an.words(c.input).filter((w) => an.isFunctionWord(w)),
     inflected: an.words(c.input).filter((w) => an.isInflected(w)),
+    counts: an.words(c.input).filter((w) => an.isCount(w)),
     verb_stems: an.words(c.input).map((w) => an.verbStems(w)),
     loose_stems: an.words(c.input).map((w) => an.looseStems(w)),
     choseong: an.choseong(c.input),
