@@ -1,12 +1,15 @@
-"""Write `data/ko-words.txt`: the common Korean nouns the search would take for typos.
+"""Write `data/ko-words.txt`: the common Korean words the search would take for typos or
+loanwords.
 
 A real word the rules never use (머리, 우산) that is one jamo from a rules' term (버리, 우선)
 was "corrected" into it (#23). This script lists, from kiwipiepy's dictionary, the common nouns
-(NNG, at least two syllables) that the engine, with no such list, would change: correct into a
-rules' term, take for a near miss of a players' word, or swap for a similar word of the texts
-when nothing is found. (Heard as a loanword the rules use, a word is a players' word: 파기,
-purge → 게임에서 제거하다; the list does not stop that.) Only those can be wrongly corrected, so the
-file stays small enough to ship in the browser's index (`app/corpus/words.py` reads it).
+(NNG) and adverbs (MAG) of at least two syllables that the engine, with no such list, would
+change: correct into a rules' term, take for a near miss of a players' word, swap for a
+similar word of the texts when nothing is found, or hear as an English word (친구 sounded like
+"joining", 벌써 like "bless"). A listed word is heard as a loanword only in a query of one or
+two words (`파기` alone: purge → 게임에서 제거하다), never in a sentence. Only the words the
+engine would change are listed, so the file stays small enough to ship in the browser's index
+(`app/corpus/words.py` reads it).
 
 Verbs and adjectives are not nouns: `머리가 아파요` had 아파요 "corrected" into 앞에 (#23). The
 file also lists Kiwi's common verb and adjective stems (VV, VA), marked as stems (`먹-`,
@@ -38,10 +41,11 @@ ROOT = Path(__file__).resolve().parents[1]
 #: 30000 the nouns are still everyday ones (빗자루 13080th, 딜 20907th, 조사자 34806th).
 TOP = 30000
 HEADER = """\
-# Everyday Korean words that are never taken for typos (#23): the common nouns (NNG) among the
-# {top} most frequent morphemes of kiwipiepy {version}'s dictionary that the search, without
-# this list, would have corrected into a rules' term or swapped for a similar word of the
-# texts; then the verb and adjective stems (VV, VA) among those morphemes, marked "-" (먹-,
+# Everyday Korean words that are never taken for typos (#23): the common nouns and adverbs
+# (NNG, MAG) among the {top} most frequent morphemes of kiwipiepy {version}'s dictionary that
+# the search, without this list, would have corrected into a rules' term, swapped for a
+# similar word of the texts or heard as an English word in a sentence; then the verb and
+# adjective stems (VV, VA) among those morphemes, marked "-" (먹-,
 # 아프-): a form of one (먹었어요, 아파요) is a real word too. Written by
 # `python -m scripts.everyday_words` (do not edit by hand: re-run it after the data changes).
 # {count} words and {stems} stems, each in Kiwi's frequency order.
@@ -71,8 +75,10 @@ def frequent_morphemes(top: int) -> list[Morpheme]:
 
 
 def common_nouns(morphemes: Iterable[Morpheme]) -> list[str]:
-    """The common nouns of two syllables or more among `morphemes`, in their order."""
-    found = {form: None for _, form, tag in morphemes if tag == "NNG" and len(form) >= 2}
+    """The common nouns and adverbs of two syllables or more among `morphemes`, in their
+    order."""
+    found = {form: None for _, form, tag in morphemes
+             if tag in ("NNG", "MAG") and len(form) >= 2}
     return list(found)
 
 
@@ -85,7 +91,8 @@ def common_stems(morphemes: Iterable[Morpheme]) -> list[str]:
 
 
 def mistaken(index: SearchIndex, word: str) -> bool:
-    """Whether the search, with no everyday words, would change `word` as a typo."""
+    """Whether the search, with no everyday words, would change `word` as a typo or hear it
+    as a loanword."""
     plan = index.plan(word, everyday=False)
     if not plan.words:
         return False
@@ -93,7 +100,8 @@ def mistaken(index: SearchIndex, word: str) -> bool:
     if first.known:
         return False
     rewrite = index.rewrite(word, everyday=False)
-    return bool(first.corrections or rewrite.synonyms or index.nearest_words(plan))
+    return bool(first.corrections or first.english or rewrite.synonyms
+                or index.nearest_words(plan))
 
 
 def main(argv: list[str] | None = None) -> int:

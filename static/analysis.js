@@ -216,8 +216,14 @@ var RulesAnalysis = (function () {
     }
     /** A verb form (빠지면, 죽거나), never a misspelt term. @param {string} w */
     isInflected(w) {
-      return isHangul(w) && this.r.verb_endings.some(function (e) {
+      if (!isHangul(w)) return false;
+      const r = this.r;
+      return r.verb_endings.some(function (e) {
         return w.length > e.length && w.slice(w.length - e.length) === e;
+      }) || r.after_adnominal.some(function (n) {
+        // A light noun after an adnominal form, written together (살때, 보는것).
+        return w.length > n.length && w.slice(w.length - n.length) === n &&
+          r.adnominal_finals.indexOf((w.charCodeAt(w.length - n.length - 1) - BASE) % PER_MEDIAL) >= 0;
       });
     }
     /** QueryWord.english_words: the words a loanword was heard as, stemmed as the index
@@ -346,8 +352,8 @@ var RulesAnalysis = (function () {
      * (때림 of 때리-; not 파기). @param {string} word @param {Set<string>} everyday */
     isVerbForm(word, everyday) {
       if (!everyday.size || !isHangul(word) || this.variants(word).some((f) => everyday.has(f))) return false;
-      const mark = this.r.stem_mark;
-      return this.verbStems(word).some((f) => everyday.has(f + mark));
+      const mark = this.r.stem_mark, adnominal = this.adnominalStem(word);
+      return this.verbStems(word).concat(adnominal ? [adnominal] : []).some((f) => everyday.has(f + mark));
     }
     /** The regular stem behind `form`'s last syllable (ㅡ, ㅂ, 르 stems).
      * @param {string} form @param {string[]} out */

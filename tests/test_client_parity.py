@@ -196,6 +196,20 @@ def test_served_files_are_of_the_served_data(client: TestClient, served: dict[st
         assert json.loads(Path(path).read_text(encoding="utf-8"))["version"] == version
 
 
+@pytest.mark.parametrize("query", [
+    "친구랑 교전 중인 구울을 쳤는데 빗나감", "조사자당 단서 셀때 탈락한 사람도 넣나요",
+    "무기 카드 바꾼 다음에 또 써도 돼요"])
+def test_everyday_words_and_verb_forms_in_a_sentence_are_no_loanwords_in_either_engine(
+        client: TestClient, served: dict[str, Any], query: str) -> None:
+    # 친구 sounded like "joining", 셀때 (셀 때) like "sealed", 바꾼 like "begin": the page said
+    # so, on both engines.
+    server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]
+    found = server.search(query)
+    browser = enginejs.run({**served, "queries": [{"q": query}]})["results"][0]
+    assert found.loanwords == () and browser["loanwords"] == []
+    assert browser["ids"] == [hit.id for hit in found.hits] != []
+
+
 @pytest.mark.parametrize(("query", "heard"), [
     # A synonyms file's English word no line spells in Hangul: its official term.
     ("디바우어", ("디바우어", "집어삼켜짐", "집어삼켜짐")),

@@ -23,6 +23,8 @@ interface Rules {
   ss_final: number;
   past_same_vowel: number[];
   adnominal_finals: number[];
+  /** `analysis._AFTER_ADNOMINAL`: light nouns an adnominal form takes (살때, 보는것). */
+  after_adnominal: string[];
   /** `analysis.verb_stems`: the spoken -어/-아, the ㅡ, ㅂ and 르 stems, a stem's mark (먹-). */
   spoken_endings: string[];
   eu_vowels: number[];

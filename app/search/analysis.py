@@ -184,6 +184,9 @@ _NOUN_FORM = "음"
 STEM_MARK = "-"
 # ㄴ and ㄹ: the finals of the adnominal endings (빠져나간, 깔린, 할) (`adnominal_stem`).
 _ADNOMINAL_FINALS = (4, 8)
+# Light nouns a verb's adnominal form takes, written together (살 때 → 살때, 보는 것 → 보는것):
+# the word is the verb's (`is_inflected`).
+_AFTER_ADNOMINAL = ("때", "것", "거", "게", "건", "걸")
 # In the past, a stem ending in ㅏ, ㅓ, ㅐ or ㅔ keeps its vowel and only gains the ㅆ: 만나+았 =
 # 만났, 서+었 = 섰, 내+었 = 냈 (만났다면 → 만나). ㅆ ends no noun, so only the past is undone so.
 _PAST_SAME_VOWEL = frozenset({0, 4, 1, 5})
@@ -279,9 +282,13 @@ def is_particle(text: str) -> bool:
 
 def is_inflected(word: str) -> bool:
     """True for a Hangul word that ends in a verb ending (`빠지면`, `죽거나`, `때렸는데`) after at
-    least one syllable: a verb form, which is neither a misspelt rules term nor a loanword."""
-    return is_hangul(word) and any(
-        len(word) > len(e) and word.endswith(e) for e in _VERB_ENDINGS)
+    least one syllable, or in a light noun after an adnominal form (`살때`, `쓸때`, `보는것`:
+    `_AFTER_ADNOMINAL`): a verb form, which is neither a misspelt rules term nor a loanword."""
+    return is_hangul(word) and (
+        any(len(word) > len(e) and word.endswith(e) for e in _VERB_ENDINGS)
+        or any(len(word) > len(n) and word.endswith(n)
+               and (ord(word[-len(n) - 1]) - 0xAC00) % 28 in _ADNOMINAL_FINALS
+               for n in _AFTER_ADNOMINAL))
 
 
 _SYLLABLES = re.compile("[가-힣]+")
@@ -452,10 +459,12 @@ def _noun_form_stems(word: str) -> Iterator[str]:
 
 def is_verb_form(word: str, everyday: Set[str]) -> bool:
     """True for a form of a listed verb's or adjective's stem (`Corpus.words`: 때리-) that is
-    no listed word itself (때림, 붙음, 먹었어요; not 파기): a verb, never a loanword."""
+    no listed word itself (때림, 붙음, 먹었어요, the adnominal 바꾼; not 파기): a verb, never a
+    loanword."""
     return (bool(everyday) and is_hangul(word)
             and not any(f in everyday for f in variants(word))
-            and any(f + STEM_MARK in everyday for f in verb_stems(word)))
+            and any(f + STEM_MARK in everyday
+                    for f in (*verb_stems(word), adnominal_stem(word)) if f))
 
 
 def _irregular(form: str) -> Iterator[str]:
@@ -607,6 +616,7 @@ def client_tables(*, unicode_tables: bool = True) -> dict[str, object]:
         "ss_final": _SS_FINAL,
         "past_same_vowel": sorted(_PAST_SAME_VOWEL),
         "adnominal_finals": list(_ADNOMINAL_FINALS),
+        "after_adnominal": list(_AFTER_ADNOMINAL),
         "spoken_endings": list(_SPOKEN_ENDINGS),
         "eu_vowels": list(_EU_VOWELS),
         "eu": _EU,

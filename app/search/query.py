@@ -174,7 +174,8 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
             # An everyday word may still be heard as a loanword the rules use (파기, purge →
             # 게임에서 제거하다): that is a players' word, not a typo. Never as typed: that
             # search reads no loanwords (서지 is also a form of 서다, so it is a real word).
-            if (hangul and (attempted or (real and correct)) and not corrections
+            if (hangul and (attempted or (real and correct and len(raw) <= _SHORT_QUERY))
+                    and not corrections
                     and loanword is not None
                     and not inflected and (len(token) > 1 or len(raw) <= _SHORT_QUERY)):
                 # In a sentence, two consonants (보태: p-t, 싸우지: s-j) sound like too many
