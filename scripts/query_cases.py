@@ -97,7 +97,7 @@ INPUTS = (
     "한장도 두번 세개 몇장 쓰는 거임 그런 거야",
     # A light noun after an adnominal form, written together, is the verb's (살때, 보는것); after
     # a noun it is not (테스트때).
-    "살때 셀때 고를때 개일때 보는것 테스트때",
+    "살때 셀때 고를때도 개일때도 보는것도 쓸때는 테스트때",
 )
 
 TRACES_ABOUT = ("Each stage of a search over the tiny corpus in tests/cases/tiny/, per query: the "

@@ -220,10 +220,13 @@ var RulesAnalysis = (function () {
       const r = this.r;
       return r.verb_endings.some(function (e) {
         return w.length > e.length && w.slice(w.length - e.length) === e;
-      }) || r.after_adnominal.some(function (n) {
-        // A light noun after an adnominal form, written together (살때, 보는것).
-        return w.length > n.length && w.slice(w.length - n.length) === n &&
-          r.adnominal_finals.indexOf((w.charCodeAt(w.length - n.length - 1) - BASE) % PER_MEDIAL) >= 0;
+      }) || this.variants(w).some(function (f) {
+        // A light noun after an adnominal form, written together, with a particle too
+        // (살때, 보는것도).
+        return r.after_adnominal.some(function (n) {
+          return f.length > n.length && f.slice(f.length - n.length) === n &&
+            r.adnominal_finals.indexOf((f.charCodeAt(f.length - n.length - 1) - BASE) % PER_MEDIAL) >= 0;
+        });
       });
     }
     /** QueryWord.english_words: the words a loanword was heard as, stemmed as the index

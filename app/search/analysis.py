@@ -286,9 +286,10 @@ def is_inflected(word: str) -> bool:
     `_AFTER_ADNOMINAL`): a verb form, which is neither a misspelt rules term nor a loanword."""
     return is_hangul(word) and (
         any(len(word) > len(e) and word.endswith(e) for e in _VERB_ENDINGS)
-        or any(len(word) > len(n) and word.endswith(n)
-               and (ord(word[-len(n) - 1]) - 0xAC00) % 28 in _ADNOMINAL_FINALS
-               for n in _AFTER_ADNOMINAL))
+        # With a particle too (살때도, 보는것도).
+        or any(len(form) > len(n) and form.endswith(n)
+               and (ord(form[-len(n) - 1]) - 0xAC00) % 28 in _ADNOMINAL_FINALS
+               for form in variants(word) for n in _AFTER_ADNOMINAL))
 
 
 _SYLLABLES = re.compile("[가-힣]+")
