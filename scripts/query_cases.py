@@ -98,6 +98,8 @@ INPUTS = (
     # A light noun after an adnominal form, written together, is the verb's (살때, 보는것); after
     # a noun it is not (테스트때).
     "살때 셀때 고를때도 개일때도 보는것도 쓸때는 테스트때",
+    # A bare merged 져 is undone (쓰러져 → 쓰러지); 려 and 워 are not (고려, 배려, 타워).
+    "쓰러져 누워 떨어져 고려 배려 타워",
 )
 
 TRACES_ABOUT = ("Each stage of a search over the tiny corpus in tests/cases/tiny/, per query: the "

@@ -276,6 +276,9 @@ var RulesAnalysis = (function () {
       // A merged -아/-어 form (세워서 → 세우, 버렸다 → 버리).
       for (const suffix of this.r.after_merged) this.restore(form, suffix, 0, out);
       for (const suffix of this.r.after_past) this.restore(form, suffix, this.r.ss_final, out);
+      // A merged syllable undone bare (쓰러져 → 쓰러지).
+      const last = form.charAt(n - 1);
+      if (n > 1 && has(this.r.bare_merged, last)) out.push(form.slice(0, -1) + this.r.bare_merged[last]);
       return out;
     }
     /** @param {string} form @param {string} suffix @param {number} fin @param {string[]} out */

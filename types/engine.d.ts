@@ -21,6 +21,8 @@ interface Rules {
   after_merged: string[];
   after_past: string[];
   ss_final: number;
+  /** `analysis._BARE_MERGED`: merged syllables undone with nothing after them (져 → 지). */
+  bare_merged: Record<string, string>;
   past_same_vowel: number[];
   adnominal_finals: number[];
   /** `analysis._AFTER_ADNOMINAL`: light nouns an adnominal form takes (살때, 보는것). */

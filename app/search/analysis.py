@@ -164,6 +164,9 @@ _CONTRACTED = {14: 13, 6: 20, 9: 8, 10: 11}
 _AFTER_MERGED = ("서", "도", "야", "요", "서는", "서도", "야만", "야지", "야하", "도록", "지", "있")
 _AFTER_PAST = ("다", "고", "는데", "으면", "을", "을때", "습니다", "어요", "지만", "던", "다면")
 _SS_FINAL = 20  # index of ㅆ among the final consonants
+# Merged syllables undone bare, with nothing after them (쓰러져 누워 있는 → 쓰러지): 져 (지+어)
+# ends no noun, unlike 려 (고려, 배려) or 워 (타워).
+_BARE_MERGED = {"져": "지"}
 # What `verb_stems` undoes besides the index's stripping (never in `variants`, so the index is
 # unchanged): the spoken ending -어/-아 (먹어, 좋아, 미쳤어); a stem in ㅡ, whose ㅡ the -아/-어
 # replaces (아프+아요 = 아파요, 기쁘+어 = 기뻐: vowels ㅏ, ㅓ back to ㅡ); the ㅂ that became 우
@@ -399,6 +402,9 @@ def _stripped(form: str) -> Iterator[str]:
             if code % 28 == final and len(form) >= _STEMS.jamo_ending_min:
                 yield form[:at] + chr(0xAC00 + code - final)
     yield from _unmerged(form)
+    merged = _BARE_MERGED.get(form[-1])
+    if merged is not None and len(form) > 1:
+        yield form[:-1] + merged
 
 
 def _unmerged(form: str) -> Iterator[str]:
@@ -615,6 +621,7 @@ def client_tables(*, unicode_tables: bool = True) -> dict[str, object]:
         "after_merged": list(_AFTER_MERGED),
         "after_past": list(_AFTER_PAST),
         "ss_final": _SS_FINAL,
+        "bare_merged": dict(_BARE_MERGED),
         "past_same_vowel": sorted(_PAST_SAME_VOWEL),
         "adnominal_finals": list(_ADNOMINAL_FINALS),
         "after_adnominal": list(_AFTER_ADNOMINAL),
