@@ -111,6 +111,8 @@ var RulesEngine = (function (R, M) {
       index.games.forEach((g, i) => { this.gamesById[g.id] = i; });
       /** Everyday words, never taken for typos (`Corpus.words`, app/corpus/words.py). */
       this.everyday = new Set(index.words);
+      /** The word an English stem is said as, where the stem is none (documents.english_surfaces). */
+      this.surfaces = index.surfaces;
       this.rewriter = new M.Rewriter(an, index.synonyms, index.related, index.game_names,
         index.game_name_guards, (w) => this.knows(w), this.everyday);
       /** @type {Vocabulary} */
@@ -638,6 +640,12 @@ var RulesEngine = (function (R, M) {
       return segments[counts.indexOf(Math.max.apply(null, counts))];
     }
 
+    /** A vocabulary term as the page says it: an English stem as its word
+     * (searcher.SearchIndex.said). @param {string} term @returns {string} */
+    said(term) {
+      return has(this.surfaces, term) ? this.surfaces[term] : term;
+    }
+
     /** Whether the corrected query's best document holds more of the query's words the index
      * has than the uncorrected query's best (searcher.SearchIndex.clearly_better).
      * @param {Plan} corrected @param {number} best @param {Plan} plain @param {number} plainBest */
@@ -705,7 +713,7 @@ var RulesEngine = (function (R, M) {
       const named = game ? null : rewrite.game;
       /** @type {[string, string][]} */
       const corrections = plan.words.filter(function (x) { return x.corrections.length && !x.known; })
-        .map(function (x) { return [x.text, x.corrections[0]]; });
+        .map((x) => [x.text, this.said(x.corrections[0])]);
       /** @type {EngineResults} */
       const result = { query: typed, total: 0, hits: [], synonyms: rewrite.synonyms,
         loanwords: this.heard(plan), corrections: corrections, suggestion: null, game_named: named,
@@ -743,7 +751,7 @@ var RulesEngine = (function (R, M) {
             plan = nearPlan;
             first = found;
             missing = [];
-            result.fallback = near;
+            result.fallback = near.map((pair) => [pair[0], this.said(pair[1])]);
           }
         }
       }

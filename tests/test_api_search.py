@@ -137,6 +137,14 @@ def test_a_verb_form_in_a_question_is_neither_a_typo_nor_a_loanword(client: Test
     assert typo["notices"][0]["kind"] == "correction"
 
 
+def test_a_corrected_english_word_is_said_as_a_word_not_as_its_stem(client: TestClient) -> None:
+    # The index keeps stems (vengeance → vengeanc, take → tak): the notice says the word.
+    data = client.get("/api/search", params={"q": "vengence"}).json()
+    assert data["results"][0]["id"] == "Vengeance_X"
+    notice = next(n for n in data["notices"] if n["kind"] == "correction")
+    assert notice["text"] == "‘vengence’ 결과가 없어 ‘vengeance’로 찾았습니다"
+
+
 def test_the_correction_notice_quotes_only_what_was_typed(client: TestClient) -> None:
     # 포함 joins 넣을 unannounced: the corrected query shown must not hold it.
     data = client.get("/api/search", params={"q": "덱에 몇 장까지 넣을 수 있나요 혼돈 토쿤"}).json()

@@ -108,7 +108,8 @@ def test_snippets_mark_the_query_like_the_server(client: TestClient,
                                    "넣을 수 있나요 혼돈 토쿤", "싸우지 말고 피하는게 나음",
                                    "맞다", "미치다", "버리다", "고걀시키",
                                    "교전 중에 자원 얻으면 적이 때림?", "카드 내줘도 됨",
-                                   "덱에 카드 한장도 없으면", "이 규칙 언제 쓰는 거임"])
+                                   "덱에 카드 한장도 없으면", "이 규칙 언제 쓰는 거임",
+                                   "vengence"])
 def test_typos_get_the_same_totals_corrections_and_did_you_mean(
         client: TestClient, served: dict[str, Any], query: str) -> None:
     server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]

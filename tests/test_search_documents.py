@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from app.corpus.build import load_corpus
 from app.corpus.models import Corpus
 from app.search import SearchIndex
-from app.search.documents import documents
+from app.search.documents import documents, english_surfaces
 from tests.conftest import write_manifest, write_rules_data
 
 #: Three bold numbered steps, the last followed by a closing paragraph (the setup appendix's
@@ -117,3 +117,17 @@ def test_the_client_index_ships_steps_as_documents_of_their_pages(client: TestCl
     assert index["titles"]["parts"][at] == [] and index["titles"]["full"][at] == ""
     # What the re-rank reads as the step's title: its heading, compact.
     assert index["titles"]["searched"][str(at)].startswith("45모든조사자는")
+
+
+def test_an_english_stem_that_is_no_word_is_said_as_its_most_frequent_word(
+        tmp_path: Path) -> None:
+    corpus = load_corpus(write_rules_data(tmp_path / "data", [
+        {"id": "Take", "title": "Taking", "text": "Take it. Takes one, take two; games."},
+        {"id": "Clue", "title": "Clues", "text": "A clue, two clues."},
+    ]))
+    surfaces = english_surfaces(documents(corpus))
+    # take, takes and taking share the stem tak: the most frequent word says it.
+    assert surfaces["tak"] == "take"
+    assert surfaces["gam"] == "games"
+    # A stem that is a word of the texts is said as itself.
+    assert "clue" not in surfaces

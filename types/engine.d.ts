@@ -129,6 +129,8 @@ interface ClientIndex {
   words: string[];
   /** Hangul loanwords heard by sound (`loanwords.LoanwordVocabulary.shipped`). */
   loanwords: ClientLoanwords;
+  /** An English stem that is no word of the texts → the word it is said as (`tak` → take). */
+  surfaces: Record<string, string>;
   rules: Rules;
   contract: Contract;
 }

@@ -40,7 +40,7 @@ from app.corpus.hangul import CHOSEONG, JONGSEONG, JUNGSEONG
 from app.corpus.models import Corpus, Entry
 from app.corpus.normalize import SPACES
 from app.search import analysis, contract, rank
-from app.search.documents import Document, documents
+from app.search.documents import Document, documents, english_surfaces
 from app.search.index import (
     ANALYSIS_VERSION,
     FIELDS,
@@ -214,6 +214,8 @@ def index(corpus: Corpus, urls: Urls) -> dict[str, Any]:
         #: Hangul loanwords heard by sound (`loanwords.LoanwordVocabulary`): the English
         #: side, made here, since the browser has no English skeletons of its own.
         "loanwords": loanword_vocabulary(corpus, wholes).shipped(),
+        #: An English stem → the word a correction to it is said as (`english_surfaces`).
+        "surfaces": english_surfaces(docs),
         # Shipped once, for the browser's plan as for the server's (`Corpus.words`).
         "words": sorted(corpus.words),
         "rules": {

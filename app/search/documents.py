@@ -26,10 +26,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from app.corpus.models import Corpus, Entry
+from app.search.analysis import english_stem
 from app.search.contract import CONTRACT
 
 #: The language whose translation is folded into the original's own fields: the names of the
@@ -210,3 +211,27 @@ def _is_paired_translation(corpus: Corpus, entry: Entry) -> bool:
     source = corpus.source(entry.source)
     return source is not None and source.spec.translation_of is not None and bool(
         entry.translations)
+
+
+_ASCII_WORD = re.compile(r"[a-z]+")
+
+
+def english_surfaces(docs: Iterable[Document]) -> dict[str, str]:
+    """Each English stem that is no word of the documents (`tak`, `vengeanc`) → the word it is
+    said as: of the documents' words with that stem, the most frequent, then the shortest,
+    then the first alphabetically. The index keeps stems, so a correction is one; the page
+    says it as a word (‘vengence’ → ‘vengeance’, not ‘vengeanc’). Both engines say the same
+    word: the browser's is this table, shipped (`client_index.index`)."""
+    counts: Counter[str] = Counter()
+    for doc in docs:
+        for part in (doc.title, doc.english, doc.searched,
+                     *(segment(t) for t in doc.translated)):
+            counts.update(_ASCII_WORD.findall(part.lower()))
+    best: dict[str, tuple[int, int, str]] = {}
+    for word, count in counts.items():
+        stem = english_stem(word)
+        if stem != word and stem not in counts:
+            rank = (-count, len(word), word)
+            if stem not in best or rank < best[stem]:
+                best[stem] = rank
+    return {stem: rank[2] for stem, rank in sorted(best.items())}

@@ -38,7 +38,7 @@ from app.corpus.models import Corpus
 from app.search import analysis, scripts
 from app.search.bm25 import FieldStats, score_terms
 from app.search.contract import CONTRACT, Budget, Tier, TitleRank
-from app.search.documents import Document, documents, segment
+from app.search.documents import Document, documents, english_surfaces, segment
 from app.search.fuzzy import Vocabulary
 from app.search.index import (
     FIELDS,
@@ -184,6 +184,8 @@ class SearchIndex:
         self.titles = TitleTable(wholes)
         self._reranker = Reranker(tuple(self._documents.values()), example_pattern(corpus))
         self._loanwords = loanword_vocabulary(corpus, wholes)
+        #: The word an English stem is said as, where the stem is none (`tak` → take).
+        self._surfaces = english_surfaces(self._documents.values())
         #: The compact forms a query may name a game by (`엘드리치`, `아컴호러`, `엘호`).
         self.game_names = game_name_keys(corpus, wholes)
         self._rewriter = Rewriter({g.id: g.synonyms for g in corpus.games},
@@ -381,7 +383,7 @@ class SearchIndex:
         # A game named in the query comes first, unless a filter already chose the game.
         named = rewrite.game if game is None and source is None else None
         empty = Results(typed, 0, (), None, rewrite.synonyms, loanwords, named,
-                        tuple((w.text, w.corrections[0]) for w in plan.words
+                        tuple((w.text, self.said(w.corrections[0])) for w in plan.words
                               if w.corrections and not w.known),
                         (typed, meant) if meant else None)
         limit = max(0, min(int(limit), _LIMITS.most))
@@ -420,7 +422,8 @@ class SearchIndex:
                 found = self.ranking(near, allowed, prefix=prefix).order
                 if found:
                     plan, ranked, missing = near, found, ()
-                    empty = dataclasses.replace(empty, fallback=fallback)
+                    empty = dataclasses.replace(empty, fallback=tuple(
+                        (word, self.said(near_word)) for word, near_word in fallback))
         if not ranked:
             return dataclasses.replace(empty, suggestion=self.did_you_mean(plan, allowed))
         # In a short query a word that matched nothing is worth saying; in a sentence, fillers
@@ -450,6 +453,10 @@ class SearchIndex:
             s.shown, docs[doc_id].anchor, docs[doc_id].heading)
             for doc_id, s in zip(page, shown, strict=True))
         return dataclasses.replace(empty, total=len(ranked), hits=hits)
+
+    def said(self, term: str) -> str:
+        """A vocabulary term as the page says it: an English stem as its word."""
+        return self._surfaces.get(term, term)
 
     def clearly_better(self, corrected: Plan, best: str, plain: Plan, plain_best: str) -> bool:
         """Whether the corrected query's best entry `best` holds more of the query's words

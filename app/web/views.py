@@ -800,6 +800,9 @@ class ClientIndex(View):
     #: file's English word → its official term, an English name → its entry's title
     #: (`loanwords.LoanwordVocabulary.shipped`).
     loanwords: dict[str, Any]
+    #: An English stem that is no word of the texts → the word a correction to it is said as
+    #: (`documents.english_surfaces`: tak → take).
+    surfaces: dict[str, str]
     #: The analysis tables (particles, endings, patterns, jamo), shipped from the Python side.
     rules: dict[str, Any]
     #: Every value both engines share, by section (`app/search/contract.py`).
