@@ -146,6 +146,34 @@ def test_a_faq_breadcrumb_keeps_the_scenario_readable(phone_at: Page) -> None:
     assert tops == 1  # still one line
 
 
+#: Each line of a result's title link: (top, leftmost x) of the text's line boxes, relative to
+#: the link's own left edge. A title that reads as one paragraph starts every line there.
+TITLE_LINES = """(a) => {
+  const range = document.createRange();
+  range.selectNodeContents(a);
+  const left = a.getBoundingClientRect().left, lines = [];
+  // A bold word's box may sit a pixel off its line's text: boxes 3 px apart share a line.
+  const boxes = [...range.getClientRects()].sort((p, q) => p.top - q.top);
+  for (const r of boxes) {
+    const line = lines.find((l) => Math.abs(l[0] - r.top) <= 3);
+    if (line) line[1] = Math.min(line[1], r.left - left);
+    else lines.push([r.top, r.left - left]);
+  }
+  return lines;
+}"""
+
+
+def test_a_result_title_with_bold_words_reads_as_one_paragraph(phone_at: Page) -> None:
+    # A FAQ question's title marks the rules' words in bold (<b>탐사</b> 행동을 …): the words
+    # and the text between them are one paragraph, not columns side by side.
+    phone_at.goto("/search?q=탐사 덱 전체를 뽑았지만 음모 카드도 없고")
+    link = phone_at.locator('.result h2 a[href="/rules/faq/wilds/1"]')
+    expect(link.locator("b").first).to_have_text("탐사")
+    lines = link.evaluate(TITLE_LINES)
+    assert len(lines) >= 2  # a long question wraps
+    assert all(abs(left) <= 1 for _, left in lines), lines
+
+
 def test_the_phone_is_told_when_the_reference_is_saved_for_offline(browser: Browser,
                                                                     base: str) -> None:
     context = browser.new_context(locale="ko-KR", service_workers="allow", base_url=base,
