@@ -778,7 +778,7 @@ var RulesEngine = (function (R, M) {
       const terms = H.unique(S.highlightTerms(plan, c.snippet.min_term, this.an).map((t) => this.an.foldText(t)));
       const shown = page.map((d) => this.chosenSegment(d, terms));
       const pattern = S.termPattern(S.presentTerms(terms, shown.map(function (x) { return x.squashed; }),
-        c.budget.highlight_chars));
+        c.budget.highlight_chars), c.snippet);
       result.total = ranked.length;
       // A title hit reads from the rule's opening; a body hit from the sentence it matched.
       // The official term a players' word stood for is a title hit too (AoO → 틈새 공격).

@@ -668,15 +668,17 @@ var RulesMatching = (function (R) {
       return true;
     });
   }
-  /** One pattern for the terms, longest first; Hangul may be split by spaces.
-   * @param {string[]} terms @returns {RegExp | null} */
-  function termPattern(terms) {
+  /** One pattern for the terms, longest first; Hangul may be split by spaces, and a term of
+   * ASCII letters is marked from a word's start to its end (snippet.term_pattern).
+   * @param {string[]} terms @param {Contract["snippet"]} sizes @returns {RegExp | null} */
+  function termPattern(terms, sizes) {
     const sorted = unique(terms.filter(Boolean)).sort(function (a, b) { return b.length - a.length; });
     if (!sorted.length) return null;
     /** @param {string} c */
     function esc(c) { return c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"); }
     return new RegExp(sorted.map(function (t) {
-      return isHangul(t) ? t.split("").map(esc).join("\\s?") : esc(t);
+      if (isHangul(t)) return t.split("").map(esc).join("\\s?");
+      return /^[A-Za-z]+$/.test(t) ? sizes.word_head + esc(t) + sizes.word_tail : esc(t);
     }).join("|"), "giu");
   }
   /** `s` with & < > " ' as entities, as the server escapes them. @param {string} s */

@@ -36,6 +36,13 @@ def test_longest_term_wins() -> None:
     assert snippet.startswith("<mark>조사자</mark>")
 
 
+def test_an_english_stem_marks_whole_words_and_never_inside_one() -> None:
+    # The index keeps stems (vengeanc, attack): the reader sees the words marked whole.
+    snippet = make_snippet("Vengeance X. Attacks of opportunity.",
+                           term_pattern(["vengeanc", "attack", "un"]))
+    assert snippet == "<mark>Vengeance</mark> X. <mark>Attacks</mark> of opportunity."
+
+
 def test_present_terms_keeps_only_what_the_page_can_mark() -> None:
     texts = ["적이 틈새 공격을 합니다", "Attack of Opportunity"]
     terms = ["틈새공격", "뷁뷁", "attack", "OPPORTUNITY", "없음"]

@@ -93,6 +93,8 @@ interface ContractSnippet {
   lead: number;
   min_cut: number;
   min_term: number;
+  word_head: string;
+  word_tail: string;
   sentence_reach: number;
   sentence_ends: string[];
 }

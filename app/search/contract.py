@@ -347,6 +347,11 @@ class Snippet:
     min_cut: int = 80
     #: Shorter forms are marked only when they are the whole query.
     min_term: int = 2
+    #: A term of ASCII letters is marked as words are read: from a word's start (`un` is not
+    #: marked inside "opportunity"), and on to the word's end (the index keeps English stems,
+    #: vengeanc; the reader reads vengeance). Both case-insensitive.
+    word_head: str = "(?<![a-z])"
+    word_tail: str = "[a-z]*"
     #: The window starts where the sentence holding the first match starts, when that is at
     #: most this many characters before the match (else `lead` characters before it): a
     #: snippet reads from a sentence's start, not from mid-sentence ("…활성화) 외에…").

@@ -62,11 +62,15 @@ LIST_MARK = re.compile(r"^[ \t]*(?:[-•➤*]|\d{1,3}[.)])[ \t]+", re.MULTILINE)
 
 
 def term_pattern(terms: list[str]) -> re.Pattern[str] | None:
-    """A case-insensitive regex for `terms`, longest first; Hangul may be split by spaces."""
+    """A case-insensitive regex for `terms`, longest first; Hangul may be split by spaces, and
+    a term of ASCII letters is marked from a word's start to its end (`Snippet.word_head`,
+    `Snippet.word_tail`)."""
     pieces: list[str] = []
     for term in sorted({t for t in terms if t}, key=len, reverse=True):
         if all(is_syllable(c) for c in term):
             pieces.append(r"\s?".join(re.escape(c) for c in term))
+        elif term.isascii() and term.isalpha():
+            pieces.append(_SIZES.word_head + re.escape(term) + _SIZES.word_tail)
         else:
             pieces.append(re.escape(term))
     if not pieces:
