@@ -6,8 +6,8 @@ was "corrected" into it (#23). This script lists, from kiwipiepy's dictionary, t
 (NNG) and adverbs (MAG) of at least two syllables that the engine, with no such list, would
 change: correct into a rules' term, take for a near miss of a players' word, swap for a
 similar word of the texts when nothing is found, or hear as an English word (친구 sounded like
-"joining", 벌써 like "bless"). A listed word is heard as a loanword only in a query of one or
-two words (`파기` alone: purge → 게임에서 제거하다), never in a sentence. Only the words the
+"joining", 벌써 like "bless"). A listed word is never heard as a loanword (the true loanwords
+among Kiwi's nouns that players use for a term are synonyms lines: 콘트롤). Only the words the
 engine would change are listed, so the file stays small enough to ship in the browser's index
 (`app/corpus/words.py` reads it).
 

@@ -385,10 +385,8 @@ var RulesEngine = (function (R, M) {
           let english = "";
           // An unknown word with no correction may be a loanword, heard by sound (query.make_plan):
           // a noun as typed or without its particle, never a verb's stem; in a sentence only
-          // with three consonants or more, and never an everyday word there (친구 is no
-          // "joining").
-          if (hangul && (attempted || (real && correct && raw.length <= this.c.loanwords.short_query)) &&
-              !corrections.length && !inflected &&
+          // with three consonants or more; never an everyday word (고양이 is no "gaining").
+          if (hangul && attempted && !corrections.length && !inflected &&
               (token.length > 1 || raw.length <= this.c.loanwords.short_query)) {
             const loan = this.loanwords, least = this.c.loanwords.sentence_skeleton;
             for (const f of forms) {

@@ -211,10 +211,21 @@ def test_everyday_words_and_verb_forms_in_a_sentence_are_no_loanwords_in_either_
     assert browser["ids"] == [hit.id for hit in found.hits] != []
 
 
+@pytest.mark.parametrize("query", ["고양이", "저격", "광역 피해", "파일"])
+def test_an_everyday_word_is_never_heard_as_english_in_either_engine(
+        client: TestClient, served: dict[str, Any], query: str) -> None:
+    # Of the 5,921 everyday words, 3,670 typed alone were heard as English: 고양이 (cat) as
+    # "gaining", 저격 (sniping) as "check" → 테스트, 파일 (file) as "fail", with a notice.
+    server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]
+    found = server.search(query)
+    browser = enginejs.run({**served, "queries": [{"q": query}]})["results"][0]
+    assert found.loanwords == () and browser["loanwords"] == []
+    assert browser["ids"] == [hit.id for hit in found.hits]
+
+
 @pytest.mark.parametrize(("query", "heard"), [
     # A synonyms file's English word no line spells in Hangul: its official term.
     ("디바우어", ("디바우어", "집어삼켜짐", "집어삼켜짐")),
-    ("파기", ("파기", "게임에서 제거하다", "게임에서 제거하다")),
     # An English entry's name (the English-only rules, no Korean title).
     ("엘루시브", ("엘루시브", "elusive", "")),
     ("엘루시브 적 공격", ("엘루시브", "elusive", "")),

@@ -334,7 +334,7 @@ def test_a_word_only_a_faq_question_s_title_has_is_no_correction_s_target(
     # 자기 (oneself) is a word of one title only, a question ("… 자기 자신에게도 사용할 수
     # 있습니까?"): 파기 (scrapping) was "corrected" into it.
     found = index.search("파기")
-    assert not found.corrections and found.total
+    assert not found.corrections and not found.loanwords
     assert "자기" not in index.plan("파기").words[0].corrections
     # A typo of a rule's name is still corrected.
     assert index.search("토쿤").corrections == (("토쿤", "토큰"),)
