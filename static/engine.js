@@ -677,7 +677,7 @@ var RulesEngine = (function (R, M) {
       const replaced = new Set(synonyms.map(function (pair) { return S.squash(pair[0]); }));
       const segments = this.segments, an = this.an;
       return plan.words.filter((w) => !(w.known || w.corrections.length || w.english) &&
-        !this.an.isFunctionWord(w.text) && !replaced.has(S.squash(w.text)) &&
+        !this.an.isFunctionWord(w.text) && !this.an.isCount(w.text) && !replaced.has(S.squash(w.text)) &&
         !ranked.some(function (d) {
           const wanted = an.foldText(S.squash(w.stem || w.text));
           return segments[d].some(function (s) { return s.squashed.indexOf(wanted) >= 0; });

@@ -213,6 +213,18 @@ def test_everyday_words_and_verb_forms_are_no_loanwords_in_either_engine(
     assert found.hits or " " not in query  # the rules' words of a sentence still find
 
 
+@pytest.mark.parametrize(("query", "dropped"), [
+    ("틈새 공격 뷁", ["뷁"]),
+    # A count names no rule: never "left out" (‘두마리’는 어느 항목에도 없어 …).
+    ("적이 두마리", []),
+])
+def test_the_words_left_out_are_the_same_in_the_browser(
+        client: TestClient, served: dict[str, Any], query: str, dropped: list[str]) -> None:
+    server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]
+    browser = enginejs.run({**served, "queries": [{"q": query}]})["results"][0]
+    assert browser["dropped"] == list(server.search(query).dropped) == dropped
+
+
 @pytest.mark.parametrize(("query", "heard"), [
     # A synonyms file's English word no line spells in Hangul: its official term.
     ("디바우어", ("디바우어", "집어삼켜짐", "집어삼켜짐")),

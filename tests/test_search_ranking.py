@@ -390,6 +390,7 @@ def test_left_out_words_are_said_only_when_no_result_has_them(index: SearchIndex
     assert index.search("틈새 공격 뷁").dropped == ("뷁",)
     assert not index.search("AoO").dropped            # a players' word, replaced
     assert not index.search("교전중").dropped          # "교전 중인": the spaces differ
+    assert not index.search("적이 두마리").dropped      # a count names no rule: not "left out"
     assert not index.search("틈새 공격 뷁").partial
     # No entry has the one word: what is found only shares letters of it, and says so.
     letters = index.search("단서뭉치")

@@ -245,7 +245,7 @@ _LIGHT = frozenset({
     "중일", "중인", "중에", "중이", "도중",
     # Counters: after 몇 or a number they count, they do not name a rule (몇 장까지, 두 번,
     # 자원 몇 개); alone in a query they are never a rules term either.
-    "장", "개", "번", "명", "몇장", "몇개", "몇번", "몇명",
+    "장", "개", "번", "명", "몇장", "몇개", "몇번", "몇명", "몇마리",
     # "the way to" (버는 법, 사는 방법): the verb before it says what is asked.
     "법", "방법",
     # 것 + 이다 as spoken (쓰는 거임?, 그런 거야): not 게임
@@ -257,7 +257,7 @@ _LIGHT = frozenset({
 _COUNTS = frozenset(numeral + counter
                     for numeral in ("한", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉",
                                     "열")
-                    for counter in ("장", "개", "번", "명"))
+                    for counter in ("장", "개", "번", "명", "마리"))
 _FUNCTION = frozenset(_SUFFIXES) | _LIGHT
 
 

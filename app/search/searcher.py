@@ -507,8 +507,9 @@ class SearchIndex:
         replaced = {squash(typed_word) for typed_word, _ in rewrite.synonyms}
         missing: list[str] = []
         for w in plan.words:
+            # A count (두마리, 세번) says how many of something, not which rule: never "left out".
             if (w.known or w.corrections or w.english or analysis.is_function_word(w.text)
-                    or squash(w.text) in replaced):
+                    or analysis.is_count(w.text) or squash(w.text) in replaced):
                 continue
             wanted = fold_text(squash(w.stem or w.text))
             if not any(wanted in s.squashed

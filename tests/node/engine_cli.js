@@ -5,7 +5,8 @@
 //   language's files (client_index.language_index and language_texts), added in order.
 //   {"index", "texts", "analysis", "queries": [{"q", "game"?}], "limit"}
 //     → {"results": [{"ids", "ms", "total", "snippet" (the first hit's), "suggestion",
-//                      "corrections", "fallback", "game_named", "loanwords", "synonyms"}]}
+//                      "corrections", "fallback", "game_named", "loanwords", "synonyms",
+//                      "dropped"}]}
 //   {"index", "texts", "analysis", "suggest": [prefix, …], "limit"?}
 //     → {"suggestions": [[id, …], …]} (Engine.suggest's ids)
 //   {"index", "texts", "analysis", "traces": [{"query", "game"}]} → {"traces": [...]}
@@ -86,7 +87,7 @@ if (request.refused) {
         shown: found.hits.map((h) => h.shown),
         suggestion: found.suggestion ? found.suggestion.title : null,
         corrections: found.corrections, fallback: found.fallback, game_named: found.game_named,
-        loanwords: found.loanwords, synonyms: found.synonyms };
+        loanwords: found.loanwords, synonyms: found.synonyms, dropped: found.dropped };
     }) };
   }
 }
