@@ -512,6 +512,29 @@ var RulesAnalysis = (function () {
       }
       return flush() && out.length ? out.join("") : null;
     }
+    /** What a word still being typed in the other layout may be becoming, for suggestions
+     * (layout.py typing_forms): the whole word; a final as the next syllable's initial
+     * (틈색, 틈새ㄱ); a vowel the next key may join (주사우, 주사위); a trailing consonant
+     * no syllable takes (틈ㅅ). @param {string} word @returns {string[]} */
+    typingForms(word) {
+      const L = this.c.layout, r = this.r;
+      const whole = this.fromQwerty(word);
+      if (whole !== null) {
+        const code = whole.charCodeAt(whole.length - 1) - BASE, head = whole.slice(0, -1);
+        const final = r.jongseong[code % PER_MEDIAL];
+        if (!final) {
+          const vowel = r.jungseong[Math.floor((code % PER_INITIAL) / PER_MEDIAL)];
+          return [whole].concat(L.vowels.filter((p) => p[0].charAt(0) === vowel).map((p) =>
+            head + String.fromCharCode(BASE + code - code % PER_INITIAL + r.jungseong.indexOf(p[1]) * PER_MEDIAL)));
+        }
+        const pair = L.finals.find((p) => p[1] === final);
+        const kept = pair ? pair[0].charAt(0) : "", moved = pair ? pair[0].charAt(1) : final;
+        return [whole, head + String.fromCharCode(BASE + code - code % PER_MEDIAL + r.jongseong.indexOf(kept)) + moved];
+      }
+      const last = this.layoutKeys.get(word.slice(-1)) || this.layoutKeys.get(word.slice(-1).toLowerCase()) || "";
+      const head = this.fromQwerty(word.slice(0, -1));
+      return head !== null && r.choseong.indexOf(last) >= 0 ? [head + last] : [];
+    }
     /** The keys that type `text` on the 2-set keyboard (layout.py to_qwerty). @param {string} text */
     toQwerty(text) {
       const L = this.c.layout, r = this.r;

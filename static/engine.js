@@ -299,6 +299,20 @@ var RulesEngine = (function (R, M) {
       });
       return changed ? out : null;
     }
+    /** `text` as it reads while a player types it in the other layout, for suggestions
+     * (searcher.SearchIndex.typing_layout): its last word stops mid-syllable (xmat → 틈ㅅ),
+     * so it counts when a title starts that way; null when none does, or the word is English.
+     * @param {string} text @returns {string | null} */
+    typingLayout(text) {
+      const an = this.an, last = /[A-Za-z]+$/.exec(text);
+      if (!last || this.knows(an.englishStem(last[0])) ||
+          this.titles.aliasPrefixMatches(an.aliasKey(last[0])).length) return null;
+      const typed = text.slice(0, last.index), head = this.layout(typed) || typed;
+      for (const form of an.typingForms(last[0])) {
+        if (this.titles.prefixMatches(an.words(head + form).join("")).length) return head + form;
+      }
+      return null;
+    }
     /** Hangul syllables the search knows as a word (bare jamo never are). @param {string} word */
     knowsHangul(word) {
       if (!isHangul(word)) return false;
@@ -825,7 +839,8 @@ var RulesEngine = (function (R, M) {
     /** The titles best matching what is typed so far (no texts needed).
      * @param {string} query @param {number} [limit] @returns {EngineHit[]} */
     suggest(query, limit) {
-      const an = this.an, cleaned = an.clean(query), text = this.layout(cleaned) || cleaned;
+      const an = this.an, cleaned = an.clean(query);
+      const text = this.layout(cleaned) || this.typingLayout(cleaned) || cleaned;
       const words = an.words(text), typed = words.join("");
       const most = Math.max(0, Math.min(limit === undefined ? this.c.limits.suggest : limit, this.c.limits.most));
       if (!typed || !most) return [];

@@ -90,6 +90,16 @@ def test_suggestions_are_the_server_s(client: TestClient, served: dict[str, Any]
     assert not differ, "\n".join(differ)
 
 
+def test_suggestions_follow_the_other_layout_key_by_key_like_the_server(
+        client: TestClient, served: dict[str, Any]) -> None:
+    server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]
+    prefixes = [word[:end] for word in ("xmatorhdrur", "wntkdnl", "dkfr", "reso")
+                for end in range(1, len(word) + 1)]
+    browser = enginejs.run({**served, "suggest": prefixes})["suggestions"]
+    assert browser == [server.suggest(prefix) for prefix in prefixes]
+    assert all("Attack_of_Opportunity" in ids for ids in browser[2:11])  # xma … xmatorhdrur
+
+
 def test_snippets_mark_the_query_like_the_server(client: TestClient,
                                                 served: dict[str, Any]) -> None:
     server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]

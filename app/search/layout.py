@@ -16,7 +16,7 @@ from __future__ import annotations
 from app.corpus.hangul import CHOSEONG, JONGSEONG, JUNGSEONG, is_syllable
 from app.search.contract import CONTRACT
 
-__all__ = ["from_qwerty", "to_qwerty"]
+__all__ = ["from_qwerty", "to_qwerty", "typing_forms"]
 
 _L = CONTRACT.layout
 _KEYS = dict(_L.keys)
@@ -75,6 +75,34 @@ def from_qwerty(word: str) -> str | None:
                 return None
             cho = j
     return "".join(out) if flush() and out else None
+
+
+def typing_forms(word: str) -> tuple[str, ...]:
+    """What a word still being typed in the other layout may be becoming, as an input method
+    would show it mid-word, for suggestions: `from_qwerty(word)`, and when its last syllable
+    has a final, that syllable without it and the final as the next syllable's initial
+    (`xmator`: 틈색 or 틈새ㄱ, on the way to 틈새공격); when it ends in a vowel the next key
+    may join, the syllables that makes (`wntkdn`: 주사우 or 주사위, 주사워, 주사웨); when the
+    word ends in a consonant no syllable takes, the syllables before it and that consonant
+    (`xmat`: 틈ㅅ)."""
+    whole = from_qwerty(word)
+    if whole is not None:
+        code = ord(whole[-1]) - 0xAC00
+        final = JONGSEONG[code % 28]
+        if not final:
+            # A vowel the next key may join (주사우 → 주사위): the syllables it may become.
+            vowel = JUNGSEONG[(code % 588) // 28]
+            joined = [chr(0xAC00 + code - code % 588 + JUNGSEONG.index(v) * 28)
+                      for pair, v in _L.vowels if pair[0] == vowel]
+            return (whole, *(whole[:-1] + syllable for syllable in joined))
+        kept, moved = _SPLIT.get(final, ("", final))
+        bare = chr(0xAC00 + code - code % 28 + JONGSEONG.index(kept))
+        return whole, whole[:-1] + bare + moved
+    last = _jamo(word[-1:])
+    head = from_qwerty(word[:-1])
+    if head is not None and last in CHOSEONG:
+        return (head + last,)
+    return ()
 
 
 def to_qwerty(text: str) -> str:

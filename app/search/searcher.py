@@ -48,7 +48,7 @@ from app.search.index import (
     load_index,
     save_index,
 )
-from app.search.layout import from_qwerty, to_qwerty
+from app.search.layout import from_qwerty, to_qwerty, typing_forms
 from app.search.loanwords import loanword_vocabulary
 from app.search.query import Plan, clean, make_plan, weighted_terms
 from app.search.rank import Features, Partial, Prepared, Reranker, example_pattern
@@ -68,6 +68,7 @@ _ORDER = CONTRACT.order
 _LISTED = ("title_w", "title_bg", "alias", "title_tr")
 #: A word as typed in either layout: Latin letters, or Hangul syllables and jamo.
 _LAYOUT_WORD = re.compile(r"[A-Za-z]+|[가-힣ㄱ-ㅎㅏ-ㅣ]+")
+_LAST_LATIN = re.compile(r"[A-Za-z]+$")
 
 
 @dataclass(frozen=True)
@@ -349,6 +350,23 @@ class SearchIndex:
 
         converted = _LAYOUT_WORD.sub(convert, text)
         return converted if changed else None
+
+    def typing_layout(self, text: str) -> str | None:
+        """`text` as it reads while a player types it in the other layout, for suggestions:
+        its last word stops mid-syllable (`xmat` → 틈ㅅ, `xmator` → 틈새ㄱ: `typing_forms`),
+        so it counts when a title starts that way; the words before it convert as `layout`
+        converts them. None when no title does, or the last word is an English word or the
+        start of an English name (`reso`, resources)."""
+        last = _LAST_LATIN.search(text)
+        if (last is None or self._knows(analysis.english_stem(last.group()))
+                or self.titles.alias_prefix_matches(analysis.alias_key(last.group()))):
+            return None
+        head = text[: last.start()]
+        head = self.layout(head) or head
+        for form in typing_forms(last.group()):
+            if self.titles.prefix_matches("".join(analysis.words(head + form))):
+                return head + form
+        return None
 
     def _knows_hangul(self, word: str) -> bool:
         """True for Hangul syllables the search knows as a word (bare jamo never are)."""
@@ -777,7 +795,7 @@ class SearchIndex:
         `틈세 공`)."""
         limit = max(0, min(int(limit), _LIMITS.most))
         text = clean(query)
-        text = self.layout(text) or text
+        text = self.layout(text) or self.typing_layout(text) or text
         words = analysis.words(text)
         typed = "".join(words)
         if not typed or limit == 0:
