@@ -10,9 +10,15 @@ Two sets made from the data, never hand-picked:
   mode (`layout.to_qwerty`, spaces kept: `xmatorhdrur`). Found when the first result carries
   that title. The peer in the same run is the same search without the conversion
   (`typed=1`), which is what every rules site does;
+* **typed key by key**: every prefix of those typed titles from the third key on, as the
+  search box sends it while the player types. Suggested when the title's entry is among the
+  suggestions. The reference in the same run is the text the same keys show in Korean mode
+  (the input method's composition, `layout.typing_forms`' first form: 틈ㅅ, 틈색), suggested
+  the same way;
 * **English that must stay English**: up to 200 queries from the English rules' titles (each
   title, then its lower-case form, then its first two words, until 200). A false conversion
-  is a query the search read as Hangul typed in the wrong layout.
+  is a query the search read as Hangul typed in the wrong layout; for suggestions, an English
+  prefix (third character on) whose suggestions lose the title they had as typed in English.
 
 Prints one table (with `--record`, also written to docs/figures.md).
 """
@@ -26,12 +32,21 @@ from pathlib import Path
 
 from app.corpus.build import load_corpus
 from app.search import SearchIndex, analysis
-from app.search.layout import to_qwerty
+from app.search.layout import to_qwerty, typing_forms
 from bench import figures
 
 ROOT = Path(__file__).resolve().parents[1]
 TYPED = 50
 ENGLISH = 200
+#: Suggestions are asked for from this many keys on (`static/search.js` asks from the first;
+#: two keys are rarely a syllable).
+KEYS_FROM = 3
+
+
+def to_hangul(word: str) -> str:
+    """A whole word typed in English mode, as Korean mode shows it."""
+    shown = typing_forms(word)
+    return shown[0] if shown else word
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -56,17 +71,37 @@ def main(argv: Sequence[str] | None = None) -> int:
             elif name == "project":
                 missed.append(f"{typed!r} ({entry.title})")
     typed_ms = (time.perf_counter() - start) * 1000 / max(1, 2 * len(chosen))
+    keys = {"project": 0, "korean mode": 0}
+    prefixes = 0
+    for entry in chosen:
+        typed = to_qwerty(" ".join(analysis.words(entry.title)))
+        for end in range(KEYS_FROM, len(typed) + 1):
+            prefix = typed[:end].rstrip()
+            shown = typing_forms(prefix.split(" ")[-1])
+            prefixes += 1
+            keys["project"] += entry.id in index.suggest(prefix)
+            korean = " ".join([*(to_hangul(w) for w in prefix.split(" ")[:-1]),
+                               shown[0] if shown else ""]).strip()
+            keys["korean mode"] += bool(korean) and entry.id in index.suggest(korean)
     english = [e.title for e in corpus if e.source == "ahlcg-reference-en"]
     queries: list[str] = list(dict.fromkeys(english))
     for form in ([t.lower() for t in english], [" ".join(t.split()[:2]) for t in english]):
         queries += [q for q in dict.fromkeys(form) if q not in queries]
     queries = queries[:ENGLISH]
     false = [q for q in queries if index.search(q, limit=1).layout is not None]
+    english_prefixes = sum(max(0, len(q) - KEYS_FROM + 1) for q in queries)
+    lost = [q[:end] for q in queries for end in range(KEYS_FROM, len(q) + 1)
+            if index.typing_layout(q[:end]) is not None]
     rows = [
         ["titles typed in the wrong layout, title first", f"{found['project']}/{len(chosen)}",
          f"{found['no conversion']}/{len(chosen)}", "≥ 95 %"],
         ["English queries read as the wrong layout (false conversions)",
          f"{len(false)}/{len(queries)}", "0", "≤ 1"],
+        ["prefixes of those, key by key from the 3rd key, suggesting the title",
+         f"{keys['project']}/{prefixes}", f"{keys['korean mode']}/{prefixes} Korean mode",
+         "≥ Korean mode"],
+        ["English prefixes (3rd character on) read as the wrong layout in suggestions",
+         f"{len(lost)}/{english_prefixes}", "0", "≤ 1 %"],
         ["ms per search (wrong-layout set)", f"{typed_ms:.2f}", "", ""],
     ]
     columns = ["metric", "project", "no conversion (peer)", "target"]
@@ -78,6 +113,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("".join(c.ljust(width if i == 0 else 22) for i, c in enumerate(row)))
     for q in false:
         print("false conversion:", repr(q))
+    for q in lost[:20]:
+        print("false conversion in suggestions:", repr(q))
     for q in missed:
         print("not first:", q)
     if args.record:
