@@ -55,7 +55,8 @@ def test_a_search_in_german_shows_the_german_title_with_the_korean_entry_beside(
         client: TestClient) -> None:
     page = client.get("/search", params={"q": "Verderben"}).text
     first = page.split('<li class="result">', 1)[1].split("</li>", 1)[0]
-    assert '<h2 lang="de"><a href="/rules/de/Doom" hreflang="de">Verderben</a></h2>' in first
+    assert ('<h2 lang="de"><a href="/rules/de/Doom" hreflang="de"><span>Verderben</span></a></h2>'
+            in first)
     assert '한국어: <a href="/rules/Doom" lang="ko">파멸</a>' in first
     assert '<p class="snippet" lang="de"><mark>Verderben</mark>' in first
     hit = client.get("/api/search", params={"q": "Verderben"}).json()["results"][0]
