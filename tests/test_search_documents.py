@@ -101,7 +101,8 @@ def test_the_setup_appendix_step_is_the_answer_on_the_real_data(client: TestClie
     page = client.get("/rules/Appendix_III_Setting_Up_The_Game").text
     assert 'id="step-8"' in page
     page = client.get("/search", params={"q": "시작 패에 약점 카드 들어왔어요"}).text
-    link = '<a href="/rules/Appendix_III_Setting_Up_The_Game#step-8">8. 시작 카드를 뽑습니다.</a>'
+    link = ('<a href="/rules/Appendix_III_Setting_Up_The_Game#step-8"><span>8. 시작 카드를 '
+            '뽑습니다.</span></a>')
     assert link in page
     # A community word of two: the glossary entry, not a step sharing the words.
     assert client.get("/api/search", params={"q": "탭된 카드"}).json()["results"][0]["id"] == (
