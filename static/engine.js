@@ -840,11 +840,35 @@ var RulesEngine = (function (R, M) {
      * @param {string} query @param {number} [limit] @returns {EngineHit[]} */
     suggest(query, limit) {
       const an = this.an, cleaned = an.clean(query);
-      const text = this.layout(cleaned) || this.typingLayout(cleaned) || cleaned;
-      const words = an.words(text), typed = words.join("");
+      let text = this.layout(cleaned) || cleaned;
       const most = Math.max(0, Math.min(limit === undefined ? this.c.limits.suggest : limit, this.c.limits.most));
-      if (!typed || !most) return [];
-      const titles = this.titles, rank = this.c.title_rank;
+      if (!an.words(text).length || !most) return [];
+      let hits = this.prefixHits(text);
+      if (!hits.matches.length) {
+        // Nothing starts so as typed: a word being typed in the other layout may (xmat → 틈ㅅ).
+        const typing = this.typingLayout(text);
+        if (typing !== null) {
+          text = typing;
+          hits = this.prefixHits(text);
+        }
+      }
+      const words = hits.words, stemmed = hits.stemmed, titles = this.titles;
+      let matches = hits.matches;
+      // A title one typo away, unless a word is a real one (가방 is not 추방 misspelt).
+      if (!matches.length && !words.some((w) => an.listed(w, this.everyday))) {
+        matches = titles.fuzzyMatches(stemmed);
+      }
+      let found = titles.ranked(matches);
+      // No title answers what is typed: the search's best results do (with the texts).
+      if (!found.length && this.texts) found = this.best(text, most);
+      return found.slice(0, most).map((d) => this.shortHit(d));
+    }
+    /** For `suggest`: the cleaned `text`'s words, their stems run together, and the titles
+     * that start as it does (searcher.SearchIndex._prefix_hits). @param {string} text
+     * @returns {{words: string[], stemmed: string, matches: [number, number][]}} */
+    prefixHits(text) {
+      const an = this.an, titles = this.titles, rank = this.c.title_rank;
+      const words = an.words(text), typed = words.join("");
       /** @type {[number, number][]} */
       let matches = [];
       // A player's word for an official term: that term's titles first.
@@ -857,14 +881,7 @@ var RulesEngine = (function (R, M) {
       const stemmed = words.map(function (w) { return an.stem(w); }).join("");
       if (stemmed !== typed) matches = matches.concat(titles.prefixMatches(stemmed));
       if (H.isAscii(typed)) matches = matches.concat(titles.aliasPrefixMatches(an.aliasKey(text)));
-      // A title one typo away, unless a word is a real one (가방 is not 추방 misspelt).
-      if (!matches.length && !words.some((w) => an.listed(w, this.everyday))) {
-        matches = titles.fuzzyMatches(stemmed);
-      }
-      let found = titles.ranked(matches);
-      // No title answers what is typed: the search's best results do (with the texts).
-      if (!found.length && this.texts) found = this.best(text, most);
-      return found.slice(0, most).map((d) => this.shortHit(d));
+      return { words: words, stemmed: stemmed, matches: matches };
     }
     /** The search's best `limit` documents for a cleaned `text`, for suggestions
      * (searcher.SearchIndex.best): no snippets, fallback or did-you-mean, and only the best

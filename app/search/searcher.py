@@ -795,26 +795,17 @@ class SearchIndex:
         `틈세 공`)."""
         limit = max(0, min(int(limit), _LIMITS.most))
         text = clean(query)
-        text = self.layout(text) or self.typing_layout(text) or text
-        words = analysis.words(text)
-        typed = "".join(words)
-        if not typed or limit == 0:
+        text = self.layout(text) or text
+        if not analysis.words(text) or limit == 0:
             return []
-        matches: list[TitleHit] = []
-        rewrite = self.rewrite(text)
-        if rewrite.synonyms:
-            # A player's word for an official term: that term's titles first.
-            for _, official in rewrite.synonyms:
-                matches += [TitleHit(m.id, TitleRank.EXACT)
-                            for m in self.titles.prefix_matches(analysis.compact_title(official))
-                            if m.rank <= TitleRank.START]
-        matches += self.titles.prefix_matches(typed)
-        # `회피하면`, `조사자가`: what is typed may carry a particle or an ending.
-        stemmed = "".join(analysis.stem(w) for w in words)
-        if stemmed != typed:
-            matches += self.titles.prefix_matches(stemmed)
-        if typed.isascii():
-            matches += self.titles.alias_prefix_matches(analysis.alias_key(text))
+        rewrite, words, stemmed, matches = self._prefix_hits(text)
+        if not matches:
+            # Nothing starts so as typed: a word being typed in the other layout may (xmat →
+            # 틈ㅅ). Asked only now, so an English name's start costs nothing more.
+            typing = self.typing_layout(text)
+            if typing is not None:
+                text = typing
+                rewrite, words, stemmed, matches = self._prefix_hits(text)
         if not matches and not any(analysis.listed(w, self.corpus.words) for w in words):
             # A title one typo away, unless a word is a real one (가방 is not 추방 misspelt).
             matches = self.titles.fuzzy_matches(stemmed)
@@ -823,6 +814,28 @@ class SearchIndex:
             # No title answers what is typed: the search's best results do.
             ids = self.best(rewrite, limit=limit)
         return ids[:limit]
+
+    def _prefix_hits(self, text: str) -> tuple[Rewrite, list[str], str, list[TitleHit]]:
+        """For `_suggest`: the cleaned `text`'s rewrite, words and stems run together, and the
+        titles that start as it does (the official term a players' word stands for first;
+        with particles and endings off; an English name)."""
+        words = analysis.words(text)
+        typed = "".join(words)
+        matches: list[TitleHit] = []
+        rewrite = self.rewrite(text)
+        for _, official in rewrite.synonyms:
+            # A player's word for an official term: that term's titles first.
+            matches += [TitleHit(m.id, TitleRank.EXACT)
+                        for m in self.titles.prefix_matches(analysis.compact_title(official))
+                        if m.rank <= TitleRank.START]
+        matches += self.titles.prefix_matches(typed)
+        # `회피하면`, `조사자가`: what is typed may carry a particle or an ending.
+        stemmed = "".join(analysis.stem(w) for w in words)
+        if stemmed != typed:
+            matches += self.titles.prefix_matches(stemmed)
+        if typed.isascii():
+            matches += self.titles.alias_prefix_matches(analysis.alias_key(text))
+        return rewrite, words, stemmed, matches
 
     def best(self, rewrite: Rewrite, *, limit: int) -> list[str]:
         """The search's best `limit` entries for a cleaned text's `rewrite` (made once by the
