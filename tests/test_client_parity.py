@@ -253,3 +253,14 @@ def test_loanwords_are_heard_by_sound_in_the_browser_too(
     browser = enginejs.run({**served, "queries": [{"q": query}]})["results"][0]
     assert [tuple(pair) for pair in browser["loanwords"]] == [heard]
     assert browser["ids"] == [hit.id for hit in found.hits] != []
+
+
+def test_an_english_forum_question_finds_the_rule_by_its_english_questions(
+        client: TestClient, served: dict[str, Any]) -> None:
+    # The Silver Rule's English text speaks of "scenario cards" and "player cards" taking
+    # precedence; a forum post says the two cards "contradict". Its English answers line does.
+    query = "my card and the scenario card contradict, who wins"
+    server = [r["id"] for r in client.get("/api/search", params={"q": query}).json()["results"]]
+    assert server[0] == "The_Silver_Rule"
+    browser = enginejs.run({**served, "queries": [{"q": query}]})["results"][0]
+    assert browser["ids"][:5] == server[:5]

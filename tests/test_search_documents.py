@@ -11,7 +11,7 @@ from app.corpus.build import load_corpus
 from app.corpus.models import Corpus
 from app.search import SearchIndex
 from app.search.documents import documents, english_surfaces
-from tests.conftest import write_manifest, write_rules_data
+from tests.conftest import GAMES, write_manifest, write_rules_data
 
 #: Three bold numbered steps, the last followed by a closing paragraph (the setup appendix's
 #: shape), and a glossary entry.
@@ -64,6 +64,35 @@ def test_a_step_answers_a_question_on_the_entry_s_page_and_a_name_stays_the_entr
         assert (name.id, name.anchor) == ("Weakness", "")
     finally:
         index.close()
+
+
+def _setup_with_answers(folder: Path, lines: str) -> Corpus:
+    write_rules_data(folder, SETUP)
+    write_manifest(folder, [{"id": "t", "game": "ahlcg", "title": "테스트",
+                             "parser": "rules-json", "file": "rules.json"}],
+                   games=[{**GAMES[0], "answers": "answers.txt"}, GAMES[1]])
+    (folder / "answers.txt").write_text(lines, encoding="utf-8")
+    return load_corpus(folder)
+
+
+def test_a_step_answers_the_questions_its_own_answers_line_lists(tmp_path: Path) -> None:
+    # The question is the step's, not the whole procedure's: it lands on the step's anchor.
+    corpus = _setup_with_answers(tmp_path / "data",
+                                 "Setup#step-3: 처음에 가방에 넣는 토큰 고르기\n")
+    index = SearchIndex.open_or_build(corpus, tmp_path / "index")
+    try:
+        first = index.search("처음에 가방에 넣는 토큰 고르기").hits[0]
+        assert (first.id, first.anchor) == ("Setup", "step-3")
+    finally:
+        index.close()
+
+
+def test_an_answers_line_for_a_step_the_entry_lacks_is_one_warning(tmp_path: Path) -> None:
+    from app.corpus.build import answers_warnings
+    corpus = _setup_with_answers(tmp_path / "data", "Setup#step-3: 가방에 넣는 토큰 고르기\n"
+                                 "Setup#step-9: 가방에 넣는 토큰 고르기\n")
+    assert [(p.file, p.entry) for p in answers_warnings(corpus)] == [
+        ("answers.txt", '"Setup#step-9"')]
 
 
 def test_a_repeated_passage_title_is_searched_under_its_section(tmp_path: Path) -> None:

@@ -257,10 +257,13 @@ def answers_warnings(corpus: Corpus) -> list[Problem]:
     """An answers file's line for an id no entry of its game has (ignored by search)."""
     found: list[Problem] = []
     for game in corpus.games:
-        for entry_id in game.answers:
+        for key in game.answers:
+            # A step of a long entry answers on its own: `entry id#step-8`.
+            entry_id, _, anchor = key.partition("#")
             entry = corpus.entries.get(entry_id)
-            if entry is None or entry.game != game.id:
-                found.append(Problem(game.answers_file, f'"{entry_id}"',
+            if (entry is None or entry.game != game.id
+                    or (anchor and anchor not in entry.anchors.values())):
+                found.append(Problem(game.answers_file, f'"{key}"',
                                      f'no entry of game "{game.id}" has this id (its questions '
                                      "are ignored)"))
     return found

@@ -139,7 +139,7 @@ def documents(corpus: Corpus) -> tuple[Document, ...]:
                 and shared[entry.source, entry.title] > 1):
             whole = replace(whole, context=corpus.entries[entry.parent].title)
         found.append(whole)
-        found.extend(steps(whole))
+        found.extend(steps(whole, corpus.game(entry.game).answers))
     return tuple(found)
 
 
@@ -149,11 +149,12 @@ _STEP_LINE = re.compile(r"^(\d+(?:\.\d+)*)(?!\d)")
 _HEADING_END = re.compile(r"(?<=[.?!])\s")
 
 
-def steps(doc: Document) -> list[Document]:
+def steps(doc: Document, answers: Mapping[str, tuple[str, ...]] | None = None) -> list[Document]:
     """The documents of `doc`'s numbered steps, in reading order, when its entry has at least
     `Steps.least` of them (its page's step anchors): each from the line its number starts
     to the next step's, with the English original's step of the same number after it (as a
-    whole entry's text has its English translation's)."""
+    whole entry's text has its English translation's), and the questions the answers file
+    lists under the step's id (`Appendix_III_Setting_Up_The_Game#step-8`)."""
     entry = doc.entry
     numbered = {number: anchor for number, anchor in entry.anchors.items()
                 if anchor.startswith("step-")}
@@ -168,8 +169,10 @@ def steps(doc: Document) -> list[Document]:
         heading = number + dot + _HEADING_END.split(first[len(number) + len(dot):],
                                                      maxsplit=1)[0]
         searched = "\n\n".join([text, *(e[number] for e in english if number in e)])
+        anchor = numbered[number]
+        asks = "\n".join((answers or {}).get(f"{entry.id}#{anchor}", ()))
         found.append(replace(doc, english="", text=searched, translated=(), folded=(),
-                             asks="", anchor=numbered[number], heading=heading, context=""))
+                             asks=asks, anchor=anchor, heading=heading, context=""))
     return found
 
 
