@@ -644,9 +644,11 @@ var RulesMatching = (function (R) {
    * @param {Plan} plan @param {number} minTerm @param {Analysis} an */
   function highlightTerms(plan, minTerm, an) {
     const only = plan.words.length === 1;
+    // Light and question words are not marked unless the query is nothing else (query.py).
+    const content = plan.words.filter(function (x) { return !an.isFunctionWord(x.text); });
     /** @type {string[]} */
     const terms = [];
-    plan.words.forEach(function (x) {
+    (content.length ? content : plan.words).forEach(function (x) {
       [x.text, x.stem].concat(x.corrections, an.englishWords(x.english), x.grams).forEach(function (f) {
         if (f.length >= minTerm || (only && f)) terms.push(f);
       });

@@ -113,6 +113,24 @@ def test_snippets_mark_the_query_like_the_server(client: TestClient,
     assert browser["snippet"] == hit.snippet
 
 
+@pytest.mark.parametrize(("query", "marked", "plain"), [
+    # An English sentence: its words are marked, not its "the" and "and" on every line.
+    ("if the two cards contradict, which one wins", "contradict", "the"),
+    # A rule named by a light word alone is still marked.
+    ("if", "If", ""),
+])
+def test_snippets_mark_the_query_s_words_not_its_light_words(
+        client: TestClient, served: dict[str, Any], query: str, marked: str,
+        plain: str) -> None:
+    server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]
+    snippet = server.search(query, limit=1).hits[0].snippet
+    assert f"<mark>{marked}</mark>" in snippet
+    if plain:
+        assert f" {plain} " in snippet.lower() and f"<mark>{plain}</mark>" not in snippet.lower()
+    browser = enginejs.run({**served, "limit": 1, "queries": [{"q": query}]})["results"][0]
+    assert browser["snippet"] == snippet
+
+
 @pytest.mark.parametrize("query", ["퉁새콩격", "탐쌔공녁", "틈쉐곡격", "zkqtm", "조사쟈다아",
                                    "틈새공걱하면", "게임에서 빠지면",
                                    "넣을 수 있나요 혼돈 토쿤", "싸우지 말고 피하는게 나음",

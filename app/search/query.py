@@ -88,10 +88,13 @@ class Plan:
         return any(not w.known for w in self.words)
 
     def highlight_terms(self) -> list[str]:
-        """Words worth marking in a snippet: stems, whole words and corrections."""
+        """Words worth marking in a snippet: stems, whole words and corrections. Light and
+        question words (the, and, 어떻게) are not, unless the query is nothing else (`if`,
+        `when`: names of rules): marked, they light up every line of an English text."""
         only_word = len(self.words) == 1
+        content = [w for w in self.words if not analysis.is_function_word(w.text)]
         terms: list[str] = []
-        for word in self.words:
+        for word in content or self.words:
             for form in (word.text, word.stem, *word.corrections, *word.english_words,
                          *word.grams):
                 if len(form) >= CONTRACT.snippet.min_term or (only_word and form):
