@@ -9,7 +9,7 @@ import pytest
 from app.corpus.models import Corpus
 from app.search import SearchIndex
 from app.search.contract import CONTRACT
-from app.search.snippet import make_snippet, present_terms, term_pattern
+from app.search.snippet import TermPattern, make_snippet, present_terms, term_pattern
 
 
 def test_marks_and_escapes() -> None:
@@ -61,6 +61,44 @@ def test_dropped_terms_change_no_snippet() -> None:
     assert everything.count("<mark>") == 3
 
 
+def _alternation(terms: list[str]) -> re.Pattern[str]:
+    """The one regex the browser compiles for `terms` (`termPattern`): what the terms'
+    regexes matched one by one must equal."""
+    from app.search.snippet import _term_regex
+    ordered = sorted(set(terms), key=len, reverse=True)
+    return re.compile("|".join(_term_regex(t).pattern for t in ordered), re.IGNORECASE)
+
+
+_PIECES = ["조사", "조사자", "자", "틈새", "공격", " ", "  ", ".", "Attack", "attacks", "tack",
+           "un", "Opportunity", "x", "가가", "가", "(", "2.9"]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_terms_match_as_their_alternation_would(seed: int) -> None:
+    import random
+    pick = random.Random(seed)
+    text = "".join(pick.choice(_PIECES) for _ in range(pick.randint(5, 60)))
+    terms = pick.sample(["조사", "조사자", "틈새공격", "공격", "attack", "un", "opportunity",
+                         "가가", "자", "2.9", "x", "tack"], pick.randint(1, 6))
+    pattern = term_pattern(terms)
+    assert pattern is not None
+    alternation = _alternation(terms)
+    assert list(pattern.finditer(text)) == [m.span() for m in alternation.finditer(text)]
+    for pos in range(len(text) + 1):
+        first = alternation.search(text, pos)
+        assert pattern.search(text, pos) == (first.span() if first else None)
+
+
+def test_a_word_is_marked_whole_when_a_later_term_starts_inside_it() -> None:
+    # `ckxyzq1` is found first (the longer term) inside the word `at` starts: `at` starts
+    # earlier and wins, to its word's end, as the alternation would have it.
+    pattern = term_pattern(["ckxyzq1", "at"])
+    assert pattern is not None
+    first = _alternation(["ckxyzq1", "at"]).search("atckxyzq1")
+    assert first is not None
+    assert pattern.search("atckxyzq1") == first.span() == (0, 8)
+
+
 @pytest.fixture(scope="module")
 def index(corpus: Corpus, tmp_path_factory: pytest.TempPathFactory) -> SearchIndex:
     return SearchIndex.open_or_build(corpus, tmp_path_factory.getbasetemp() / "search-index")
@@ -71,7 +109,7 @@ def test_search_compiles_only_budgeted_page_terms(index: SearchIndex,
     compiled: list[list[str]] = []
     original = term_pattern
 
-    def recording(terms: list[str]) -> re.Pattern[str] | None:
+    def recording(terms: list[str]) -> TermPattern | None:
         compiled.append(terms)
         return original(terms)
 
