@@ -842,17 +842,19 @@ var RulesEngine = (function (R, M) {
       const an = this.an, cleaned = an.clean(query);
       let text = this.layout(cleaned) || cleaned;
       const most = Math.max(0, Math.min(limit === undefined ? this.c.limits.suggest : limit, this.c.limits.most));
-      if (!an.words(text).length || !most) return [];
-      let hits = this.prefixHits(text);
+      let words = an.words(text);
+      if (!words.length || !most) return [];
+      let hits = this.prefixHits(text, words);
       if (!hits.matches.length) {
         // Nothing starts so as typed: a word being typed in the other layout may (xmat → 틈ㅅ).
         const typing = this.typingLayout(text);
         if (typing !== null) {
           text = typing;
-          hits = this.prefixHits(text);
+          words = an.words(typing);
+          hits = this.prefixHits(text, words);
         }
       }
-      const words = hits.words, stemmed = hits.stemmed, titles = this.titles;
+      const stemmed = hits.stemmed, titles = this.titles;
       let matches = hits.matches;
       // A title one typo away, unless a word is a real one (가방 is not 추방 misspelt).
       if (!matches.length && !words.some((w) => an.listed(w, this.everyday))) {
@@ -863,12 +865,13 @@ var RulesEngine = (function (R, M) {
       if (!found.length && this.texts) found = this.best(text, most);
       return found.slice(0, most).map((d) => this.shortHit(d));
     }
-    /** For `suggest`: the cleaned `text`'s words, their stems run together, and the titles
-     * that start as it does (searcher.SearchIndex._prefix_hits). @param {string} text
-     * @returns {{words: string[], stemmed: string, matches: [number, number][]}} */
-    prefixHits(text) {
+    /** For `suggest`: the cleaned `text`'s `words`' stems run together, and the titles that
+     * start as it does (searcher.SearchIndex._prefix_hits).
+     * @param {string} text @param {string[]} words
+     * @returns {{stemmed: string, matches: [number, number][]}} */
+    prefixHits(text, words) {
       const an = this.an, titles = this.titles, rank = this.c.title_rank;
-      const words = an.words(text), typed = words.join("");
+      const typed = words.join("");
       /** @type {[number, number][]} */
       let matches = [];
       // A player's word for an official term: that term's titles first.
@@ -881,7 +884,7 @@ var RulesEngine = (function (R, M) {
       const stemmed = words.map(function (w) { return an.stem(w); }).join("");
       if (stemmed !== typed) matches = matches.concat(titles.prefixMatches(stemmed));
       if (H.isAscii(typed)) matches = matches.concat(titles.aliasPrefixMatches(an.aliasKey(text)));
-      return { words: words, stemmed: stemmed, matches: matches };
+      return { stemmed: stemmed, matches: matches };
     }
     /** The search's best `limit` documents for a cleaned `text`, for suggestions
      * (searcher.SearchIndex.best): no snippets, fallback or did-you-mean, and only the best

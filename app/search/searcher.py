@@ -796,16 +796,17 @@ class SearchIndex:
         limit = max(0, min(int(limit), _LIMITS.most))
         text = clean(query)
         text = self.layout(text) or text
-        if not analysis.words(text) or limit == 0:
+        words = analysis.words(text)
+        if not words or limit == 0:
             return []
-        rewrite, words, stemmed, matches = self._prefix_hits(text)
+        rewrite, stemmed, matches = self._prefix_hits(text, words)
         if not matches:
             # Nothing starts so as typed: a word being typed in the other layout may (xmat →
             # 틈ㅅ). Asked only now, so an English name's start costs nothing more.
             typing = self.typing_layout(text)
             if typing is not None:
-                text = typing
-                rewrite, words, stemmed, matches = self._prefix_hits(text)
+                text, words = typing, analysis.words(typing)
+                rewrite, stemmed, matches = self._prefix_hits(text, words)
         if not matches and not any(analysis.listed(w, self.corpus.words) for w in words):
             # A title one typo away, unless a word is a real one (가방 is not 추방 misspelt).
             matches = self.titles.fuzzy_matches(stemmed)
@@ -815,11 +816,11 @@ class SearchIndex:
             ids = self.best(rewrite, limit=limit)
         return ids[:limit]
 
-    def _prefix_hits(self, text: str) -> tuple[Rewrite, list[str], str, list[TitleHit]]:
-        """For `_suggest`: the cleaned `text`'s rewrite, words and stems run together, and the
-        titles that start as it does (the official term a players' word stands for first;
+    def _prefix_hits(self, text: str, words: list[str]
+                     ) -> tuple[Rewrite, str, list[TitleHit]]:
+        """For `_suggest`: the cleaned `text`'s rewrite, its `words`' stems run together, and
+        the titles that start as it does (the official term a players' word stands for first;
         with particles and endings off; an English name)."""
-        words = analysis.words(text)
         typed = "".join(words)
         matches: list[TitleHit] = []
         rewrite = self.rewrite(text)
@@ -835,7 +836,7 @@ class SearchIndex:
             matches += self.titles.prefix_matches(stemmed)
         if typed.isascii():
             matches += self.titles.alias_prefix_matches(analysis.alias_key(text))
-        return rewrite, words, stemmed, matches
+        return rewrite, stemmed, matches
 
     def best(self, rewrite: Rewrite, *, limit: int) -> list[str]:
         """The search's best `limit` entries for a cleaned text's `rewrite` (made once by the
