@@ -100,6 +100,10 @@ INPUTS = (
     "살때 셀때 고를때도 개일때도 보는것도 쓸때는 테스트때",
     # A bare merged 져 is undone (쓰러져 → 쓰러지); 려 and 워 are not (고려, 배려, 타워).
     "쓰러져 누워 떨어져 고려 배려 타워",
+    # An auxiliary verb after -아/-어 comes off to the main verb (깔아둬요 → 깔, 나눠줘도 → 나누,
+    # 써봐도 → 쓰), an adnominal ending too (치우는, 깔아둔, 어려운데); never after a particle
+    # (춰가, 가방을).
+    "깔아둬요 깔아둔 나눠줘도 넣어놔도 써봐도 붙여놨는데 올라가 치우는 어려운데 춰가 가방을",
 )
 
 TRACES_ABOUT = ("Each stage of a search over the tiny corpus in tests/cases/tiny/, per query: the "

@@ -333,15 +333,38 @@ var RulesAnalysis = (function () {
             pool.indexOf(base) < 0) pool.push(base);
       });
       this.nounFormStems(word).forEach(function (f) { if (pool.indexOf(f) < 0) pool.push(f); });
+      // An adnominal form (깔아둔 → 깔아두), also before a clause ending (어려운데 → 어려우).
+      const clause = r.after_adnominal_clause.indexOf(word.charAt(word.length - 1)) >= 0 &&
+        word.length > this.c.stems.short_ending_stem ? this.adnominalStem(word.slice(0, -1)) : "";
+      [this.adnominalStem(word), clause].forEach(function (f) { if (f && pool.indexOf(f) < 0) pool.push(f); });
       for (let i = 0; i < pool.length; i++) {  // grows while it is read
         /** @type {string[]} */
         const found = [];
         this.restore(pool[i], "", 0, found);
         this.restore(pool[i], "", r.ss_final, found);
         this.irregular(pool[i], found);
+        this.mainVerb(pool[i], found);
         found.forEach(function (f) { if (pool.indexOf(f) < 0) pool.push(f); });
       }
       return pool.filter((f) => f !== word);
+    }
+    /** The main verb's form before an auxiliary verb (analysis._main_verb: 깔아두 → 깔, 나눠주 →
+     * 나눠). @param {string} form @param {string[]} out */
+    mainVerb(form, out) {
+      const r = this.r;
+      for (const auxiliary of r.auxiliaries) {
+        if (form.length <= auxiliary.length || form.slice(-auxiliary.length) !== auxiliary) continue;
+        const before = form.slice(0, -auxiliary.length);
+        if (before.length > 1) {
+          // 붙여 is 붙이 + 어 merged (undone by verbStems), or 붙 + 여 linked.
+          if (r.auxiliary_links.indexOf(before.charAt(before.length - 1)) >= 0) out.push(before.slice(0, -1));
+          out.push(before);
+        } else if (!has(this.particles, auxiliary)) {
+          // One merged syllable (써보 → 써 → 쓰), never before a particle (춰가 is 추가 misspelt).
+          this.restore(before, "", 0, out);
+          this.irregular(before, out);
+        }
+      }
     }
     /** The stem of the noun form -ㅁ/-음 (때림 → 때리, 붙음 → 붙), if `word` may be one
      * (analysis._noun_form_stems). @param {string} word @returns {string[]} */
@@ -358,8 +381,8 @@ var RulesAnalysis = (function () {
      * (때림 of 때리-; not 파기). @param {string} word @param {Set<string>} everyday */
     isVerbForm(word, everyday) {
       if (!everyday.size || !isHangul(word) || this.variants(word).some((f) => everyday.has(f))) return false;
-      const mark = this.r.stem_mark, adnominal = this.adnominalStem(word);
-      return this.verbStems(word).concat(adnominal ? [adnominal] : []).some((f) => everyday.has(f + mark));
+      const mark = this.r.stem_mark;
+      return this.verbStems(word).some((f) => everyday.has(f + mark));
     }
     /** The regular stem behind `form`'s last syllable (ㅡ, ㅂ, 르 stems).
      * @param {string} form @param {string[]} out */
@@ -562,6 +585,7 @@ var RulesAnalysis = (function () {
      * @param {string} word */
     adnominalStem(word) {
       if (word.length < this.c.stems.short_ending_stem || !isHangul(word)) return "";
+      if (this.r.adnominal_syllables.indexOf(word.charAt(word.length - 1)) >= 0) return word.slice(0, -1);
       const code = word.charCodeAt(word.length - 1) - BASE;
       if (this.r.adnominal_finals.indexOf(code % PER_MEDIAL) < 0) return "";
       return word.slice(0, -1) + String.fromCharCode(BASE + code - code % PER_MEDIAL);

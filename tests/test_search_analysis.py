@@ -236,6 +236,19 @@ def test_a_verb_form_gives_its_dictionary_stem_for_the_everyday_words(word: str,
     assert analysis.listed(word, frozenset({stem + analysis.STEM_MARK}))
 
 
+@pytest.mark.parametrize(("word", "stem"), [
+    ("깔아둬요", "깔"), ("깔아둔", "깔"), ("나눠줘도", "나누"), ("넣어놔도", "넣"),
+    ("써봐도", "쓰"), ("붙여놨는데", "붙이"), ("올라가", "오르"), ("꺼내놔도", "꺼내"),
+    ("치우는", "치우"), ("어려운데", "어렵"),
+])
+def test_an_auxiliary_verb_or_adnominal_ending_leaves_the_main_verbs_stem(word: str,
+                                                                          stem: str) -> None:
+    # `총알 다 쓴 권총도 계속 깔아둬요?` heard 깔아둬 as the English "killed" and put the rule
+    # for killed investigators first; 나눠줘도 was heard as an English title too.
+    assert stem in analysis.verb_stems(word)
+    assert analysis.is_verb_form(word, frozenset({stem + analysis.STEM_MARK}))
+
+
 def test_a_noun_before_its_particle_is_no_verb_form() -> None:
     # 춰가 (a typo of 추가) is 춰 + 가: 춰 is not undone into 추, the stem of 추다.
     assert "추" not in analysis.verb_stems("춰가")

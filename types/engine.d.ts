@@ -25,6 +25,13 @@ interface Rules {
   bare_merged: Record<string, string>;
   past_same_vowel: number[];
   adnominal_finals: number[];
+  /** `analysis._ADNOMINAL_SYLLABLES`: adnominal endings that are a syllable (치우는, 먹은). */
+  adnominal_syllables: string[];
+  /** `analysis._AFTER_ADNOMINAL_CLAUSE`: a clause ending after an adnominal form (어려운데). */
+  after_adnominal_clause: string[];
+  /** `analysis._AUXILIARIES` after the -아/-어 links `auxiliary_links` (깔아둬요, 나눠줘도). */
+  auxiliaries: string[];
+  auxiliary_links: string[];
   /** `analysis._AFTER_ADNOMINAL`: light nouns an adnominal form takes (살때, 보는것). */
   after_adnominal: string[];
   /** `analysis.verb_stems`: the spoken -어/-아, the ㅡ, ㅂ and 르 stems, a stem's mark (먹-). */

@@ -187,6 +187,20 @@ _NOUN_FORM = "음"
 STEM_MARK = "-"
 # ㄴ and ㄹ: the finals of the adnominal endings (빠져나간, 깔린, 할) (`adnominal_stem`).
 _ADNOMINAL_FINALS = (4, 8)
+# The adnominal ending that is a syllable of its own after a vowel (치우는, 버리는): no verb stem
+# ends in 느, so the whole syllable comes off (`adnominal_stem`). Not -은 and -을 (먹은, 먹을):
+# after a final consonant they are a noun's particles as often (가방을).
+_ADNOMINAL_SYLLABLES = ("는",)
+# What follows an adnominal form in one word, as a spoken clause ending (어려운데 = 어려운 +
+# 데, 없는지): undone by `verb_stems` to the adnominal form, then to its stem.
+_AFTER_ADNOMINAL_CLAUSE = ("데", "지")
+# Auxiliary verbs after the -아/-어 of the main verb, written together (깔아둬요: 깔 + 아 + 두,
+# 나눠줘도: 나누 + 어 + 주, 넣어놔도: 넣 + 어 + 놓, whose 놔 is undone to 노, 올라가: 오르 + 아 +
+# 가): `verb_stems` takes the auxiliary off, so the main verb is matched (`listed`).
+_AUXILIARIES = ("두", "놓", "노", "주", "보", "버리", "있", "내", "가", "오", "대", "드리")
+# The -아/-어 (and 하다's -여) that links a main verb to its auxiliary when it stays a syllable
+# of its own (깔아, 넣어, 하여); otherwise it is merged into the stem's last syllable (나눠).
+_AUXILIARY_LINKS = ("아", "어", "여")
 # Light nouns a verb's adnominal form takes, written together (살 때 → 살때, 보는 것 → 보는것):
 # the word is the verb's (`is_inflected`).
 _AFTER_ADNOMINAL = ("때", "것", "거", "게", "건", "걸")
@@ -362,6 +376,8 @@ def adnominal_stem(word: str) -> str:
     (the synonyms files' related words); "" when the word is no such form (or too short)."""
     if len(word) < _STEMS.short_ending_stem or not is_hangul(word):
         return ""
+    if word[-1] in _ADNOMINAL_SYLLABLES:
+        return word[:-1]
     code = ord(word[-1]) - 0xAC00
     if code % 28 not in _ADNOMINAL_FINALS:
         return ""
@@ -448,11 +464,36 @@ def verb_stems(word: str) -> tuple[str, ...]:
              if len(word) > len(s) and word.endswith(s) and not is_particle(s)
              and word[: -len(s)] not in pool]
     pool += [f for f in _noun_form_stems(word) if f not in pool]
+    # An adnominal form (깔아둔 → 깔아두), also before a clause ending (어려운데 → 어려우).
+    adnominal = (adnominal_stem(word[:-1]) if word[-1] in _AFTER_ADNOMINAL_CLAUSE
+                 and len(word) > _STEMS.short_ending_stem else "")
+    for form in (adnominal_stem(word), adnominal):
+        if form and form not in pool:
+            pool.append(form)
     for form in pool:  # grows while it is read: each new stem is undone further
-        for found in (*_restore(form, "", 0), *_restore(form, "", _SS_FINAL), *_irregular(form)):
+        for found in (*_restore(form, "", 0), *_restore(form, "", _SS_FINAL), *_irregular(form),
+                      *_main_verb(form)):
             if found not in pool:
                 pool.append(found)
     return tuple(f for f in pool if f != word)
+
+
+def _main_verb(form: str) -> Iterator[str]:
+    """The main verb's form before an auxiliary verb (`_AUXILIARIES`): 깔아두 → 깔, 나눠주 → 나눠
+    (then undone to 나누 by `verb_stems`)."""
+    for auxiliary in _AUXILIARIES:
+        if len(form) <= len(auxiliary) or not form.endswith(auxiliary):
+            continue
+        before = form[: -len(auxiliary)]
+        if len(before) > 1:
+            # 붙여 is 붙이 + 어 merged (undone by `verb_stems`), or 붙 + 여 linked.
+            if before[-1] in _AUXILIARY_LINKS:
+                yield before[:-1]
+            yield before
+        elif not is_particle(auxiliary):
+            # One merged syllable (써보 → 써 → 쓰), never before a particle (춰가 is 추가
+            # misspelt, not 추 + 어 + 가).
+            yield from (*_restore(before, "", 0), *_irregular(before))
 
 
 def _noun_form_stems(word: str) -> Iterator[str]:
@@ -470,8 +511,7 @@ def is_verb_form(word: str, everyday: Set[str]) -> bool:
     loanword."""
     return (bool(everyday) and is_hangul(word)
             and not any(f in everyday for f in variants(word))
-            and any(f + STEM_MARK in everyday
-                    for f in (*verb_stems(word), adnominal_stem(word)) if f))
+            and any(f + STEM_MARK in everyday for f in verb_stems(word)))
 
 
 def _irregular(form: str) -> Iterator[str]:
@@ -624,6 +664,10 @@ def client_tables(*, unicode_tables: bool = True) -> dict[str, object]:
         "bare_merged": dict(_BARE_MERGED),
         "past_same_vowel": sorted(_PAST_SAME_VOWEL),
         "adnominal_finals": list(_ADNOMINAL_FINALS),
+        "adnominal_syllables": list(_ADNOMINAL_SYLLABLES),
+        "after_adnominal_clause": list(_AFTER_ADNOMINAL_CLAUSE),
+        "auxiliaries": list(_AUXILIARIES),
+        "auxiliary_links": list(_AUXILIARY_LINKS),
         "after_adnominal": list(_AFTER_ADNOMINAL),
         "spoken_endings": list(_SPOKEN_ENDINGS),
         "eu_vowels": list(_EU_VOWELS),
