@@ -357,6 +357,22 @@ def test_a_remark_s_noun_form_is_its_verb_never_a_loanword(index: SearchIndex) -
     assert index.search("카드 내줘도 됨").loanwords == ()
 
 
+def test_a_verb_with_its_auxiliary_is_the_main_verb_never_a_loanword(index: SearchIndex) -> None:
+    # 깔아둬요 = 깔- + -아 두다: it once sounded like "killed" and put the rule for killed
+    # investigators above the one about a weapon whose ammunition is spent.
+    found = index.search("총알 다 쓴 권총도 계속 깔아둬요?")
+    assert found.loanwords == ()
+    assert found.hits[0].id == "Uses"
+    assert index.search("공격받을때 피해를 내 조력자한테 나눠줘도 돼요?").loanwords == ()
+
+
+def test_players_loanwords_for_shuffle_and_phase_are_their_rules_words(index: SearchIndex) -> None:
+    # 셔플 sounded like "spell" (Eldritch Horror's 마법) and 페이즈 was corrected to 헤이즈.
+    assert index.search("셔플").synonyms == (("셔플", "섞다"),)
+    found = index.search("페이즈")
+    assert found.synonyms == (("페이즈", "단계"),) and found.corrections == ()
+
+
 def test_a_state_written_as_one_word_with_its_있다_is_its_verb(index: SearchIndex) -> None:
     # 눕혀져있어요 = 눕혀지- + -어 있다, written together as players type it: the investigator
     # laid down, Eldritch Horror's 지체 (`지체 ~ 눕혀지다` in the synonyms file).
