@@ -21,6 +21,7 @@ pickled schema holds nothing but its own stock tokenizer.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Iterator, Set
 
@@ -446,6 +447,7 @@ def _restore(form: str, suffix: str, final: int) -> Iterator[str]:
     yield form[: -len(suffix) - 1] + syllable
 
 
+@functools.lru_cache(maxsize=4096)
 def verb_stems(word: str) -> tuple[str, ...]:
     """The stems a Hangul verb or adjective form may have, for telling a real word from a typo
     (`listed`): the stems `variants` strips to, except a noun before its particle (가방을 →
