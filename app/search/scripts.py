@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 from app.corpus.normalize import PLAIN_LETTERS, fold_accents
 
@@ -56,44 +56,52 @@ _CYRILLIC_FINAL = (3, ("ь", "и"))
 _CYRILLIC_DOUBLE = ("нн", "н")
 
 # The planes that hold Han and Hangul letters (the Basic Multilingual Plane and the two
-# ideographic planes): scanning them by name takes ~0.1 s, once per process.
+# ideographic planes): scanning their letters by name takes ~0.07 s, once per process.
 _PLANES = (range(0x10000), range(0x20000, 0x40000))
 
 
-def _ranges(test: Callable[[str], bool]) -> tuple[tuple[int, int], ...]:
-    found: list[list[int]] = []
+@functools.cache
+def _letter_ranges() -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+    """The code point ranges of the Han ideographs and of the Hangul letters, in one scan of
+    the planes that reads a name only for a letter (both are letters: Lo, and L)."""
+    han: list[list[int]] = []
+    hangul: list[list[int]] = []
+    category, name_of = unicodedata.category, unicodedata.name
     for plane in _PLANES:
         for code in plane:
-            if test(chr(code)):
-                if found and found[-1][1] == code - 1:
-                    found[-1][1] = code
-                else:
-                    found.append([code, code])
-    return tuple((a, b) for a, b in found)
+            char = chr(code)
+            if category(char)[0] != "L":
+                continue
+            name = name_of(char, "")
+            if "HANGUL" in name:
+                _extend(hangul, code)
+            elif _is_han_name(char, name):
+                _extend(han, code)
+    return tuple((a, b) for a, b in han), tuple((a, b) for a, b in hangul)
 
 
-def _is_han_char(char: str) -> bool:
+def _extend(ranges: list[list[int]], code: int) -> None:
+    if ranges and ranges[-1][1] == code - 1:
+        ranges[-1][1] = code
+    else:
+        ranges.append([code, code])
+
+
+def _is_han_name(char: str, name: str) -> bool:
     # Unicode's Unified_Ideograph: the unified ideographs, and the twelve compatibility
     # ideographs that are unified (they have no decomposition; NFC maps the others to them).
-    name = unicodedata.name(char, "")
     return name.startswith("CJK UNIFIED IDEOGRAPH-") or (
         name.startswith("CJK COMPATIBILITY IDEOGRAPH-") and not unicodedata.decomposition(char))
 
 
-def _is_hangul_letter(char: str) -> bool:
-    return "HANGUL" in unicodedata.name(char, "") and unicodedata.category(char)[0] == "L"
-
-
-@functools.cache
 def han_ranges() -> tuple[tuple[int, int], ...]:
     """The code point ranges of the Han ideographs, from this Python's Unicode data."""
-    return _ranges(_is_han_char)
+    return _letter_ranges()[0]
 
 
-@functools.cache
 def hangul_ranges() -> tuple[tuple[int, int], ...]:
     """The code point ranges of every Hangul letter (syllables, jamo of every block)."""
-    return _ranges(_is_hangul_letter)
+    return _letter_ranges()[1]
 
 
 def _class(ranges: tuple[tuple[int, int], ...]) -> str:

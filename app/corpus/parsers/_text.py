@@ -39,21 +39,19 @@ _MEND_SEEN = 3
 _LONE_PARTICLES = frozenset({"을", "를", "은", "는", "의", "에", "와", "과", "으로", "에서",
                              "에게"})
 _TAIL = re.compile(r"[가-힣]+$")
+_HANGUL_RUN = re.compile(r"[가-힣]+")
 _HEAD = re.compile(r"^[가-힣]+")
 
 
 def mend_split_words(lines: Sequence[str]) -> list[str]:
     """`lines` with the spaces a PDF left inside words taken out (see `_MEND_SEEN`)."""
-    starts: Counter[str] = Counter()
-    pairs: Counter[tuple[str, str]] = Counter()
-    for line in lines:
-        for word in re.findall(r"[가-힣]+", line):
-            for end in range(2, min(len(word), 8) + 1):
-                starts[word[:end]] += 1
-        words = line.split(" ")
-        for left, right in itertools.pairwise(words):
-            if _TAIL.search(left) and _HEAD.match(right):
-                pairs[_tail(left), _head(right)] += 1
+    # Counted by `Counter.update` from generators: its loop runs in C (0.12 s → 0.05 s of a
+    # start on the Eldritch Horror file).
+    starts = Counter(word[:end] for line in lines for word in _HANGUL_RUN.findall(line)
+                     for end in range(2, min(len(word), 8) + 1))
+    pairs = Counter((_tail(left), _head(right)) for line in lines
+                    for left, right in itertools.pairwise(line.split(" "))
+                    if _TAIL.search(left) and _HEAD.match(right))
 
     def joins(left: str, right: str) -> bool:
         if not (_TAIL.search(left) and _HEAD.match(right)):

@@ -36,6 +36,7 @@ Ids: `{id_prefix}-{slug(title)}`, parent-qualified when a title repeats (`_text.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -81,11 +82,17 @@ class _Line:
     text: str
 
 
+@functools.lru_cache(maxsize=2)
+def _lines(text: str) -> tuple[_Line, ...]:
+    """The file's non-empty lines, cleaned and mended: one file holds both parts (the
+    rulebook and the reference guide), so the second part's parse reuses the first's."""
+    mended = mend_split_words([clean(raw) for raw in text.splitlines()])
+    return tuple(_Line(i, line) for i, line in enumerate(mended, start=1) if line)
+
+
 def parse(text: str, spec: SourceSpec, game: GameSpec | None = None) -> list[RawEntry]:
     """The chosen part's entries, in reading order."""
-    raws = text.splitlines()
-    mended = mend_split_words([clean(raw) for raw in raws])
-    lines = [_Line(i, line) for i, line in enumerate(mended, start=1) if line]
+    lines = _lines(text)
     if not lines:
         raise DataError(spec.file, "", "the file is empty")
     tocs = [k for k, line in enumerate(lines) if line.text == _TOC]
