@@ -212,21 +212,28 @@ def test_an_english_plural_whose_stem_is_not_its_start_counts_as_present(
     prepared = index._reranker.prepare(
         index.plan("how many copies of a card can I have in my deck"))
     assert index._reranker.features(prepared, "Deckbuilding").coordination == 1.0
-def test_a_book_that_teaches_the_game_ranks_below_the_reference(tmp_path: Path) -> None:
+
+
+def _learn_and_reference(tmp_path: Path, weights: dict[str, float], learn: list[dict[str, str]],
+                         rules: list[dict[str, str]]) -> SearchIndex:
+    """An index over a rulebook (`learn`, with the manifest's `weights`) and a reference."""
     from tests.conftest import write_manifest
-    rules = [{"id": "Resources", "title": "자원", "text": "자원은 카드를 플레이할 때 씁니다."}]
     folder = write_manifest(tmp_path / "data", [
         {"id": "learn", "game": "ahlcg", "title": "규칙서", "parser": "rules-json",
-         "file": "learn.json", "search_weight": 0.8},
+         "file": "learn.json", **weights},
         {"id": "ref", "game": "ahlcg", "title": "참조 안내서", "parser": "rules-json",
          "file": "ref.json"},
     ])
-    learn = [{"id": "Learn_Resources", "title": "자원",
-              "text": "자원은 카드를 플레이할 때 씁니다. 자원 토큰을 받습니다."}]
     (folder / "learn.json").write_text(json.dumps(learn, ensure_ascii=False), encoding="utf-8")
     (folder / "ref.json").write_text(json.dumps(rules, ensure_ascii=False), encoding="utf-8")
-    corpus = load_corpus(folder)
-    index = SearchIndex.open_or_build(corpus, tmp_path / "index")
+    return SearchIndex.open_or_build(load_corpus(folder), tmp_path / "index")
+
+
+def test_a_book_that_teaches_the_game_ranks_below_the_reference(tmp_path: Path) -> None:
+    index = _learn_and_reference(tmp_path, {"search_weight": 0.8}, [
+        {"id": "Learn_Resources", "title": "자원",
+         "text": "자원은 카드를 플레이할 때 씁니다. 자원 토큰을 받습니다."},
+    ], [{"id": "Resources", "title": "자원", "text": "자원은 카드를 플레이할 때 씁니다."}])
     try:
         # The rulebook says 자원 twice and comes first in the manifest; the reference wins.
         assert [h.id for h in index.search("자원").hits] == ["Resources", "Learn_Resources"]
@@ -234,15 +241,35 @@ def test_a_book_that_teaches_the_game_ranks_below_the_reference(tmp_path: Path) 
         index.close()
 
 
+def test_a_rulebook_passage_repeating_a_reference_entry_ranks_below_it(tmp_path: Path) -> None:
+    # #23: with equal weights the learn-to-play passage 교전 (which says 교전 more often) took
+    # the first place from the reference's entry of the same title; a passage no other
+    # source has keeps its full weight, and with it its place.
+    index = _learn_and_reference(tmp_path, {"repeated_weight": 0.9}, [
+        {"id": "Learn_Engage", "title": "교전",
+         "text": "교전 중인 적은 교전한 조사자를 따라 이동합니다. 교전은 교전입니다."},
+        {"id": "Learn_Tips", "title": "교전 요령", "text": "교전 중인 적을 먼저 처치합니다."},
+    ], [
+        {"id": "Engagement", "title": "교전", "text": "교전 중인 적은 조사자와 함께 이동합니다."},
+        {"id": "Other", "title": "처치", "text": "교전 중인 적을 처치하면 버립니다."},
+    ])
+    try:
+        assert [h.id for h in index.search("교전").hits][:2] == ["Engagement", "Learn_Engage"]
+        assert index.search("교전 요령").hits[0].id == "Learn_Tips"
+    finally:
+        index.close()
+
+
+@pytest.mark.parametrize("key", ["search_weight", "repeated_weight"])
 @pytest.mark.parametrize("weight", [0, 1.5, "0.8", True, -1])
-def test_a_search_weight_outside_0_to_1_is_refused_in_one_line(tmp_path: Path,
+def test_a_search_weight_outside_0_to_1_is_refused_in_one_line(tmp_path: Path, key: str,
                                                                 weight: object) -> None:
     from tests.conftest import write_manifest
     folder = write_manifest(tmp_path, [{"id": "t", "game": "ahlcg", "title": "가",
                                         "parser": "rules-json", "file": "rules.json",
-                                        "search_weight": weight}])
+                                        key: weight}])
     (folder / "rules.json").write_text("[]", encoding="utf-8")
-    with pytest.raises(DataError, match=r'^sources.json: sources\[0\]: "search_weight" must be '
+    with pytest.raises(DataError, match=rf'^sources.json: sources\[0\]: "{key}" must be '
                                         r"a number above 0 and at most 1$"):
         load_corpus(folder)
 

@@ -9,7 +9,7 @@ translated data folder needs no code change. This module reads only the manifest
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -250,19 +250,25 @@ def _sources(items: object, games: set[str]) -> tuple[SourceSpec, ...]:
                          or "\\" in upstream or "?" in upstream or "#" in upstream):
             raise DataError(MANIFEST, where, '"upstream" must be a path in the upstream '
                                              'repository such as "rules/ko/rules.json"')
-        weight = item.get("search_weight", 1)
-        if (not isinstance(weight, int | float) or isinstance(weight, bool)
-                or not 0 < weight <= 1):
-            raise DataError(MANIFEST, where, '"search_weight" must be a number above 0 and at '
-                                             "most 1")
+        weight = _weight(item, "search_weight", where)
+        repeated = _weight(item, "repeated_weight", where)
         specs.append(
             SourceSpec(
                 id=item["id"], game=item["game"], title=item["title"], parser=item["parser"],
                 file=item["file"], id_prefix=item.get("id_prefix", ""), options=options,
-                lang=lang, translation_of=original, search_weight=float(weight),
+                lang=lang, translation_of=original, search_weight=weight,
+                repeated_weight=repeated,
                 original=bool(item.get("original", False)),
                 upstream=upstream,
                 history=_history(item.get("history"), where),
             )
         )
     return tuple(specs)
+
+
+def _weight(item: Mapping[str, Any], key: str, where: str) -> float:
+    """A source's `key` weight: a number above 0 and at most 1 (default 1)."""
+    weight = item.get(key, 1)
+    if not isinstance(weight, int | float) or isinstance(weight, bool) or not 0 < weight <= 1:
+        raise DataError(MANIFEST, where, f'"{key}" must be a number above 0 and at most 1')
+    return float(weight)

@@ -59,6 +59,10 @@ class SourceSpec:
     #: How much this source's entries count in search beside the others' (0 < w ≤ 1): below
     #: 1 for a book that teaches the game rather than one to look rules up in.
     search_weight: float = 1.0
+    #: How much more an entry counts when another source of its game has an entry of the same
+    #: title (0 < w ≤ 1): a book that teaches the game repeating a reference entry's subject
+    #: answers below it, while its passages no other source has keep `search_weight`.
+    repeated_weight: float = 1.0
     #: The file's path in the upstream repository (`rules/ko/rules.json`), for `data update`.
     upstream: str = ""
     #: Where the file's earlier revisions are kept, if anywhere.

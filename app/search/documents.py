@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from app.corpus.models import Corpus, Entry
-from app.search.analysis import english_stem
+from app.search.analysis import compact_title, english_stem
 from app.search.contract import CONTRACT
 
 #: The language whose translation is folded into the original's own fields: the names of the
@@ -121,12 +121,15 @@ def documents(corpus: Corpus) -> tuple[Document, ...]:
     """The corpus's documents in reading order."""
     found: list[Document] = []
     shared = Counter((e.source, e.title) for e in corpus)
+    titled = _titled_sources(corpus)
     for entry in corpus:
         if _is_paired_translation(corpus, entry):
             continue
         others = [corpus.entries[i] for i in entry.translations.values()]
         source = corpus.source(entry.source)
         weight = source.spec.search_weight if source is not None else 1.0
+        if source is not None and titled.get(_title_key(entry), {entry.source}) - {entry.source}:
+            weight *= source.spec.repeated_weight
         if _translated(corpus, entry):
             found.append(Document(entry, "", "", weight, (entry,)))
             continue
@@ -141,6 +144,21 @@ def documents(corpus: Corpus) -> tuple[Document, ...]:
         found.append(whole)
         found.extend(steps(whole, corpus.game(entry.game).answers))
     return tuple(found)
+
+
+def _title_key(entry: Entry) -> tuple[str, str]:
+    return entry.game, compact_title(entry.title)
+
+
+def _titled_sources(corpus: Corpus) -> dict[tuple[str, str], set[str]]:
+    """Per game and compact title, the sources with an entry of that title that is no "see X"
+    entry, translations left out (`SourceSpec.repeated_weight`)."""
+    titled: dict[tuple[str, str], set[str]] = {}
+    for entry in corpus:
+        source = corpus.source(entry.source)
+        if not entry.placeholder and (source is None or source.spec.translation_of is None):
+            titled.setdefault(_title_key(entry), set()).add(entry.source)
+    return titled
 
 
 #: A line that starts with a step number (`4.5 …`, `2.1조사 …`, `8. …`).
