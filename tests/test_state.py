@@ -1,8 +1,11 @@
-"""The prepared snapshot a worker starts from: its saved corpus is read, not parsed again, and
-is used only when this code saved it for these URLs."""
+"""The prepared snapshot a worker starts from, and a start with the index already built: the
+saved corpus is read, not parsed again, and is used only when this code saved it for these URLs
+(and, beside an index, for this data)."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import logging
 import shutil
 from pathlib import Path
@@ -11,8 +14,8 @@ import pytest
 
 from app.corpus.models import Corpus
 from app.urls import Urls
-from app.web.state import _saved_corpus, save_corpus
-from tests.conftest import DATA
+from app.web.state import _pickled, _saved_corpus, _saved_stamp, load_library, save_corpus
+from tests.conftest import DATA, write_rules_data
 
 RULES_FILE = "ahlcg-rules.json"
 
@@ -51,4 +54,47 @@ def test_a_damaged_or_foreign_saved_corpus_falls_back_to_the_data_copy(
     with caplog.at_level(logging.WARNING, logger="app"):
         loaded = _saved_corpus(snapshot, Urls())
     assert loaded == corpus
-    assert [r.getMessage() for r in caplog.records if "prepared corpus" in r.getMessage()]
+    assert [r.getMessage() for r in caplog.records if "is not used" in r.getMessage()]
+
+
+SURGE = {"id": "Surge", "title": "급증", "text": "조우 카드를 1장 더 뽑습니다."}
+
+
+def _mark_kept(index: Path, corpus: Corpus, urls: Urls) -> None:
+    """Replace the corpus kept beside the index with a copy dated 2000-01-01: a start that
+    serves that date read it instead of parsing the data."""
+    marked = dataclasses.replace(corpus, updated="2000-01-01")
+    (index / "corpus.pickle").write_bytes(
+        _pickled(marked, f"{corpus.version} {_saved_stamp(urls)}"))
+
+
+def test_a_start_with_the_index_built_reads_the_corpus_kept_beside_it(tmp_path: Path) -> None:
+    data, index = write_rules_data(tmp_path / "data", [SURGE]), tmp_path / "index"
+    first = load_library(data, index, Urls())
+    assert (index / "corpus.pickle").is_file()
+    _mark_kept(index, first.corpus, Urls())
+    again = load_library(data, index, Urls())
+    assert again.corpus.updated == "2000-01-01"
+    assert again.corpus.get("Surge") == first.corpus.get("Surge")
+    assert [h.id for h in again.index.search("급증").hits] == ["Surge"]
+
+
+@pytest.mark.parametrize("change", ["data", "URLs", "folder others can write to"])
+def test_the_kept_corpus_is_not_used_for_other_data_urls_or_an_untrusted_folder(
+        tmp_path: Path, change: str) -> None:
+    data, index = write_rules_data(tmp_path / "data", [SURGE]), tmp_path / "index"
+    first = load_library(data, index, Urls())
+    _mark_kept(index, first.corpus, Urls())
+    urls = Urls()
+    if change == "data":
+        (data / "rules.json").write_text(json.dumps(
+            [{**SURGE, "text": "조우 카드를 2장 더 뽑습니다."}], ensure_ascii=False),
+            encoding="utf-8")
+    elif change == "URLs":
+        urls = Urls(root_path="/rules")
+    else:
+        index.chmod(0o777)
+    again = load_library(data, index, urls)
+    assert again.corpus.updated != "2000-01-01"
+    if change == "data":
+        assert "2장" in again.corpus.entries["Surge"].text

@@ -121,6 +121,19 @@ def data_version(data_dir: Path, files: Iterable[str]) -> str:
     return digest.hexdigest()[:16]
 
 
+def version_of(data_dir: Path) -> str | None:
+    """The version `load_corpus` would give the data in `data_dir` (`data_version`), found
+    without parsing it; None when its manifest does not load or a file is over its size
+    limit (`load_corpus` says why)."""
+    try:
+        manifest = load_manifest(data_dir)
+    except DataError:
+        return None
+    if oversized_files(data_dir, manifest):
+        return None
+    return data_version(data_dir, declared_files(data_dir, manifest))
+
+
 def _updated(data_dir: Path, files: Iterable[str]) -> str:
     """The date of the newest declared file (the sitemap's `lastmod`), or "" if unknown."""
     try:

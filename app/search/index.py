@@ -36,8 +36,9 @@ from app.corpus.models import Corpus
 from app.search import analysis, contract
 from app.search.documents import Document, documents
 
-__all__ = ["ANALYSIS_VERSION", "ASK_FIELD", "FIELDS", "Attachment", "attached", "build_index",
-           "entry_fields", "field_counts", "load_index", "open_index", "save_index", "schema"]
+__all__ = ["ANALYSIS_VERSION", "ASK_FIELD", "BESIDE", "FIELDS", "Attachment", "attached",
+           "build_index", "entry_fields", "field_counts", "holds", "load_index", "open_index",
+           "save_index", "schema", "untrusted"]
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +46,9 @@ log = logging.getLogger(__name__)
 #: the tokens (`contract.digest`). Indexes built under another version are rebuilt.
 ANALYSIS_VERSION = contract.digest(analysis.client_tables(unicode_tables=False))
 _STAMP = "CORPUS_VERSION"
+#: The parsed corpus, which the library keeps in the index folder beside the index
+#: (`app.web.state`), outside its checksums: a rebuilt index folder starts without it.
+BESIDE = "corpus.pickle"
 FIELDS = ("title_w", "title_bg", "body_w", "body_bg", "alias", "title_tr", "body_tr", "ask_w")
 #: The translation fields: only documents with a translation count in their statistics
 #: (`bm25.FieldStats`), so the entry's own fields score the same with or without them.
@@ -158,6 +162,17 @@ def stamp(corpus: Corpus, attachments: Sequence[Attachment] = ()) -> str:
     return f"{corpus.version}/{ANALYSIS_VERSION}{kept}"
 
 
+def holds(index_dir: Path, corpus: Corpus, attachments: Sequence[Attachment] = ()) -> bool:
+    """Whether `index_dir` is stamped as holding the index of `corpus` (with `attachments`):
+    the folder an index was just opened from or built in, not one left as it was when the
+    index had to be built in memory."""
+    try:
+        first = (index_dir / _STAMP).read_text(encoding="utf-8").split("\n", 1)[0]
+    except (OSError, UnicodeDecodeError):
+        return False
+    return first == stamp(corpus, attachments)
+
+
 def attached(ix: Any, name: str) -> bytes:
     """The attachment `name` of an index `load_index` returned."""
     data: bytes = ix.storage.files[name]
@@ -174,7 +189,7 @@ def load_index(corpus: Corpus, index_dir: Path | None,
     if index_dir is None:
         return _build_in_memory(corpus, attachments)
     index_dir = index_dir.absolute()
-    problem = _untrusted(index_dir)
+    problem = untrusted(index_dir)
     if problem:
         log.warning("search index folder %s is not safe to use (%s); building the index in "
                     "memory", index_dir, problem)
@@ -216,7 +231,7 @@ def _open_verified(index_dir: Path, corpus: Corpus,
         return None, ""  # for other data, or from a version that wrote no checksums
     expected = dict(line.split(" ", 1)[::-1] for line in lines[1:] if " " in line)
     try:
-        present = {p.name for p in index_dir.iterdir()} - {_STAMP}
+        present = {p.name for p in index_dir.iterdir()} - {_STAMP, BESIDE}
         if not expected or present != set(expected):
             return None, "its files are not the ones listed in " + _STAMP
         memory = SharedRamStorage()
@@ -296,7 +311,7 @@ def _write(ix: Any, corpus: Corpus) -> None:
     writer.commit()
 
 
-def _untrusted(index_dir: Path) -> str:
+def untrusted(index_dir: Path) -> str:
     """Why `index_dir` could have been written by someone else, or "" when it is ours.
 
     The folder and its files must belong to this user (or root, for an index built into an

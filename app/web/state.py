@@ -13,6 +13,7 @@ import json
 import logging
 import os
 import pickle
+import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -21,12 +22,12 @@ from types import MappingProxyType
 from typing import Any
 
 from app.corpus import history as rules_history
-from app.corpus.build import load_corpus
+from app.corpus.build import load_corpus, version_of
 from app.corpus.history import History
 from app.corpus.models import Corpus
 from app.errors import DataError
 from app.search import SearchIndex
-from app.search.index import Attachment
+from app.search.index import BESIDE, Attachment, holds, untrusted
 from app.urls import Urls
 from app.web.built import BuiltAnswers
 
@@ -62,10 +63,42 @@ def load_library(data_dir: Path, index_dir: Path | None, urls: Urls) -> Library:
     `index_dir` cannot be written or trusted (a read-only container with a mounted data
     folder), the index is built in memory instead: never at a shared, guessable path.
     """
-    corpus = load_corpus(data_dir, urls)
-    index = SearchIndex.open_or_build(corpus, index_dir, (_history_kept(data_dir, corpus),))
+    kept = _kept_corpus(data_dir, index_dir, urls)
+    corpus = kept or load_corpus(data_dir, urls)
+    attachments = (_history_kept(data_dir, corpus),)
+    index = SearchIndex.open_or_build(corpus, index_dir, attachments)
     history = History.from_json(index.attachment(rules_history.ATTACHMENT))
+    if kept is None and index_dir is not None and holds(index_dir, corpus, attachments):
+        _keep_corpus(corpus, urls, index_dir)
     return Library(corpus=corpus, index=index, history=history)
+
+
+# The corpus parsed and rendered (0.45 s of a start), kept in the index folder for the next
+# start with the same data, code and URLs: the folder is trusted as the index is (whose files
+# Whoosh unpickles), ours and writable by no one else (`index.untrusted`).
+
+def _kept_corpus(data_dir: Path, index_dir: Path | None, urls: Urls) -> Corpus | None:
+    """The corpus kept in `index_dir` for the data now in `data_dir`, or None."""
+    if index_dir is None or not (index_dir / BESIDE).is_file() or untrusted(index_dir):
+        return None
+    version = version_of(data_dir)
+    if version is None:
+        return None
+    return _unpickled(index_dir / BESIDE, f"{version} {_saved_stamp(urls)}")
+
+
+def _keep_corpus(corpus: Corpus, urls: Urls, index_dir: Path) -> None:
+    """Keep `corpus` in the index folder, which holds its index (atomically: a reader sees
+    the old file or the new, whole)."""
+    if untrusted(index_dir):
+        return
+    try:
+        with tempfile.NamedTemporaryFile(dir=index_dir, prefix=".corpus-", delete=False) as out:
+            out.write(_pickled(corpus, f"{corpus.version} {_saved_stamp(urls)}"))
+        os.replace(out.name, index_dir / BESIDE)
+    except OSError as exc:
+        log.warning("cannot keep the corpus in %s (%s); the next start parses the data",
+                    index_dir, exc.strerror or exc)
 
 
 def _history_kept(data_dir: Path, corpus: Corpus) -> Attachment:
@@ -105,27 +138,38 @@ _APP = Path(__file__).resolve().parents[1]
 
 def save_corpus(corpus: Corpus, urls: Urls, folder: Path) -> None:
     """Save `corpus` (loaded with `urls`) into the snapshot `folder`, for `load_prepared`."""
+    (folder / _CORPUS).write_bytes(_pickled(corpus, _saved_stamp(urls)))
+
+
+def _pickled(corpus: Corpus, stamp: str) -> bytes:
     buffer = io.BytesIO()
     pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
     pickler.dispatch_table = {**copyreg.dispatch_table, MappingProxyType: _reduce_mapping}
-    pickler.dump((_saved_stamp(urls), corpus))
-    (folder / _CORPUS).write_bytes(buffer.getvalue())
+    pickler.dump((stamp, corpus))
+    return buffer.getvalue()
+
+
+def _unpickled(path: Path, stamp: str) -> Corpus | None:
+    """The corpus `_pickled` wrote to `path` with `stamp`; None (with one warning) when it is
+    absent, damaged or was written with another stamp (other code, URLs or data)."""
+    try:
+        saved, corpus = pickle.loads(path.read_bytes())
+        if saved == stamp and isinstance(corpus, Corpus):
+            return corpus
+        why = "it was saved by other code, or for other URLs or data"
+    except (OSError, EOFError, ValueError, TypeError, AttributeError, ImportError,
+            IndexError, pickle.UnpicklingError) as exc:
+        why = f"it cannot be read ({type(exc).__name__})"
+    log.warning("the corpus kept in %s is not used, %s; loading the data", path, why)
+    return None
 
 
 def _saved_corpus(folder: Path, urls: Urls) -> Corpus:
     """The corpus saved in the snapshot, if this code saved it with these URLs; else (absent,
     damaged, or written by other code: the server's files were replaced while it ran) the
     snapshot's data copy, loaded, with one warning."""
-    try:
-        stamp, corpus = pickle.loads((folder / _CORPUS).read_bytes())
-        if stamp == _saved_stamp(urls) and isinstance(corpus, Corpus):
-            return corpus
-        why = "it was saved by other code or for other URLs"
-    except (OSError, EOFError, ValueError, TypeError, AttributeError, ImportError,
-            IndexError, pickle.UnpicklingError) as exc:
-        why = f"it cannot be read ({type(exc).__name__})"
-    log.warning("the prepared corpus in %s is not used, %s; loading the data copy", folder, why)
-    return load_corpus(folder / "data", urls)
+    return (_unpickled(folder / _CORPUS, _saved_stamp(urls))
+            or load_corpus(folder / "data", urls))
 
 
 def _reduce_mapping(mapping: Mapping[str, Any]) -> tuple[Any, ...]:
