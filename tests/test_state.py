@@ -98,3 +98,14 @@ def test_the_kept_corpus_is_not_used_for_other_data_urls_or_an_untrusted_folder(
     assert again.corpus.updated != "2000-01-01"
     if change == "data":
         assert "2장" in again.corpus.entries["Surge"].text
+
+
+def test_an_index_rebuilt_for_the_same_data_keeps_the_corpus_again(tmp_path: Path) -> None:
+    # A new index folder (here: the old one's stamp damaged, as after a new analysis) starts
+    # without the corpus; the start that used the corpus kept in the old one keeps it anew.
+    data, index = write_rules_data(tmp_path / "data", [SURGE]), tmp_path / "index"
+    load_library(data, index, Urls())
+    stamp = index / "CORPUS_VERSION"
+    stamp.write_text("other/" + stamp.read_text(encoding="utf-8"), encoding="utf-8")
+    load_library(data, index, Urls())
+    assert (index / "corpus.pickle").is_file()

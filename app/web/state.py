@@ -68,7 +68,9 @@ def load_library(data_dir: Path, index_dir: Path | None, urls: Urls) -> Library:
     attachments = (_history_kept(data_dir, corpus),)
     index = SearchIndex.open_or_build(corpus, index_dir, attachments)
     history = History.from_json(index.attachment(rules_history.ATTACHMENT))
-    if kept is None and index_dir is not None and holds(index_dir, corpus, attachments):
+    # Kept again when it was not used, or when the index was rebuilt (a new folder, without it).
+    if (index_dir is not None and (kept is None or not (index_dir / BESIDE).is_file())
+            and holds(index_dir, corpus, attachments)):
         _keep_corpus(corpus, urls, index_dir)
     return Library(corpus=corpus, index=index, history=history)
 
