@@ -92,8 +92,8 @@ def _kept_corpus(data_dir: Path, index_dir: Path | None, urls: Urls) -> Corpus |
 def _keep_corpus(corpus: Corpus, urls: Urls, index_dir: Path) -> None:
     """Keep `corpus` in the index folder, which holds its index (atomically: a reader sees
     the old file or the new, whole)."""
-    if untrusted(index_dir):
-        return
+    if untrusted(index_dir) or not os.access(index_dir, os.W_OK):
+        return  # an index carried by a read-only image: its corpus is the image's to keep
     try:
         with tempfile.NamedTemporaryFile(dir=index_dir, prefix=".corpus-", delete=False) as out:
             out.write(_pickled(corpus, f"{corpus.version} {_saved_stamp(urls)}"))
