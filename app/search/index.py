@@ -166,11 +166,17 @@ def holds(index_dir: Path, corpus: Corpus, attachments: Sequence[Attachment] = (
     """Whether `index_dir` is stamped as holding the index of `corpus` (with `attachments`):
     the folder an index was just opened from or built in, not one left as it was when the
     index had to be built in memory."""
+    lines = _stamp_lines(index_dir)
+    return bool(lines) and lines[0] == stamp(corpus, attachments)
+
+
+def _stamp_lines(index_dir: Path) -> list[str]:
+    """The lines of `index_dir`'s stamp file (its stamp, then a checksum per file); [] when it
+    cannot be read."""
     try:
-        first = (index_dir / _STAMP).read_text(encoding="utf-8").split("\n", 1)[0]
+        return (index_dir / _STAMP).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
-        return False
-    return first == stamp(corpus, attachments)
+        return []
 
 
 def attached(ix: Any, name: str) -> bytes:
@@ -223,10 +229,7 @@ def _open_verified(index_dir: Path, corpus: Corpus,
     been read into memory and checked: a damaged or swapped file is caught here, and the
     index served is byte for byte the one that was built.
     """
-    try:
-        lines = (index_dir / _STAMP).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return None, ""
+    lines = _stamp_lines(index_dir)
     if len(lines) < 2 or lines[0] != stamp(corpus, attachments):
         return None, ""  # for other data, or from a version that wrote no checksums
     expected = dict(line.split(" ", 1)[::-1] for line in lines[1:] if " " in line)
