@@ -86,7 +86,8 @@ def _kept_corpus(data_dir: Path, index_dir: Path | None, urls: Urls) -> Corpus |
     version = version_of(data_dir)
     if version is None:
         return None
-    return _unpickled(index_dir / BESIDE, f"{version} {_saved_stamp(urls)}")
+    # New data or new code leaves the kept corpus stale: expected, so said only when damaged.
+    return _unpickled(index_dir / BESIDE, f"{version} {_saved_stamp(urls)}", stale_is_news=False)
 
 
 def _keep_corpus(corpus: Corpus, urls: Urls, index_dir: Path) -> None:
@@ -151,13 +152,16 @@ def _pickled(corpus: Corpus, stamp: str) -> bytes:
     return buffer.getvalue()
 
 
-def _unpickled(path: Path, stamp: str) -> Corpus | None:
+def _unpickled(path: Path, stamp: str, *, stale_is_news: bool = True) -> Corpus | None:
     """The corpus `_pickled` wrote to `path` with `stamp`; None (with one warning) when it is
-    absent, damaged or was written with another stamp (other code, URLs or data)."""
+    absent, damaged or was written with another stamp (other code, URLs or data; without a
+    warning unless `stale_is_news`)."""
     try:
         saved, corpus = pickle.loads(path.read_bytes())
         if saved == stamp and isinstance(corpus, Corpus):
             return corpus
+        if not stale_is_news and isinstance(saved, str):
+            return None
         why = "it was saved by other code, or for other URLs or data"
     except (OSError, EOFError, ValueError, TypeError, AttributeError, ImportError,
             IndexError, pickle.UnpicklingError) as exc:
