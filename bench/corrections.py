@@ -10,6 +10,11 @@ Two sets made from the data and kiwipiepy's dictionary, never hand-picked:
   everyday words would change (`scripts.everyday_words.mistaken`): every n-th, up to
   `--sample`. Each is searched alone and beside a rules' term (a word of a title, in turn):
   a false correction is a results page that says it corrected or swapped the word;
+* **real verb forms**: Kiwi's verb and adjective stems (every n-th, irregular ones included:
+  어렵, 돕, 듣), each conjugated by Kiwi with one of `ENDINGS` in turn (어려워요, 도우면,
+  들었어요): those ranked before the file's cut (the file lists them), and those after it, to
+  three times it (held out). Searched alone, a false reading is a page that says it corrected
+  or swapped the word or heard it as an English word;
 * **real typos**: one jamo of a word of a multi-word title replaced by its neighbour in the
   jamo table (every n-th title word of two syllables or more), the title's other words kept
   (`틈새 공격` → `틈세 공격`), when the result is no word of the index, of the file or of
@@ -43,6 +48,26 @@ def _typo(word: str, at: int) -> str:
     return word[:at] + chr(0xAC00 + initial * 588 + vowel * 28 + final) + word[at + 1:]
 
 
+#: Endings the verb forms are made with, as Kiwi joins them (its tag, then the text): polite
+#: present, "if", "even if", polite past, and the adnominal (어려운 카드).
+ENDINGS: tuple[tuple[tuple[str, str], ...], ...] = (
+    (("어요", "EF"),), (("으면", "EC"),), (("어도", "EC"),), (("었", "EP"), ("어요", "EF")),
+    (("은", "ETM"),))
+
+
+def verb_forms(morphemes: list[tuple[int, str, str]], sample: int) -> list[str]:
+    """Every n-th distinct verb or adjective stem of `morphemes`, conjugated (`ENDINGS` in
+    turn)."""
+    from kiwipiepy import Kiwi  # build-time only
+
+    stems = list({form: tag for _, form, tag in reversed(morphemes)
+                  if tag.split("-")[0] in ("VV", "VA")}.items())[::-1]
+    chosen = stems[:: max(1, len(stems) // sample)][:sample]
+    kiwi = Kiwi(model_type="cong")
+    return [kiwi.join([(stem, tag), *ENDINGS[n % len(ENDINGS)]])
+            for n, (stem, tag) in enumerate(chosen)]
+
+
 def write_cases(index: SearchIndex, sample: int) -> dict[str, Any]:
     from scripts.everyday_words import TOP, common_nouns, frequent_morphemes, mistaken
 
@@ -74,7 +99,9 @@ def write_cases(index: SearchIndex, sample: int) -> dict[str, Any]:
     typos = typos[:: max(1, len(typos) // sample)][:sample]
     pairs = [f"{w} {terms[i % len(terms)]}" for i, w in enumerate(real)]
     assert CHOSEONG and JONGSEONG  # the jamo tables the typos are made with
-    return {"real": real, "real_pairs": pairs, "typos": typos}
+    return {"real": real, "real_pairs": pairs, "typos": typos,
+            "verbs": verb_forms([m for m in morphemes if m[0] < TOP], sample),
+            "verbs_held": verb_forms([m for m in morphemes if m[0] >= TOP], sample)}
 
 
 def measure(index: SearchIndex, cases: dict[str, Any]) -> list[str]:
@@ -91,6 +118,13 @@ def measure(index: SearchIndex, cases: dict[str, Any]) -> list[str]:
         meant = {case["meant"], *analysis.variants(case["meant"])}
         fixed += any(typed == case["typo"] and term in meant
                      for typed, term in found.corrections)
+    def misread(forms: list[str]) -> int:
+        read = (index.search(form) for form in forms)
+        return sum(bool(f.corrections or f.fallback or f.loanwords) for f in read)
+
+    # Sets written before verb forms were measured lack them.
+    verbs = {"listed": cases.get("verbs", []), "held out": cases.get("verbs_held", [])}
+    misreads = {name: misread(forms) for name, forms in verbs.items()}
     took = time.perf_counter() - started
     n, m = len(cases["real"]), len(cases["typos"])
     return [
@@ -100,6 +134,9 @@ def measure(index: SearchIndex, cases: dict[str, Any]) -> list[str]:
         f"| real word + rules' term: falsely corrected | {n} | {paired} "
         f"({paired / max(n, 1):.1%}) |",
         f"| real typo in a title: corrected back | {m} | {fixed} ({fixed / max(m, 1):.1%}) |",
+        *(f"| real verb form alone ({name}): corrected, swapped or heard as English | "
+          f"{len(forms)} | {misreads[name]} ({misreads[name] / len(forms):.1%}) |"
+          for name, forms in verbs.items() if forms),
         "",
         f"{took:.1f} s, load average {os.getloadavg()[0]:.1f}",
     ]

@@ -83,10 +83,12 @@ def common_nouns(morphemes: Iterable[Morpheme]) -> list[str]:
 
 
 def common_stems(morphemes: Iterable[Morpheme]) -> list[str]:
-    """The verb and adjective stems (VV, VA) among `morphemes`, in their order, each marked
-    as a stem (먹-, 아프-: `analysis.STEM_MARK`)."""
+    """The verb and adjective stems among `morphemes`, in their order, each marked as a stem
+    (먹-, 아프-: `analysis.STEM_MARK`). Kiwi tags a stem whose final consonant could conjugate
+    irregularly by how it does: VV-I/VA-I irregular (어렵, 돕, 듣), VV-R/VA-R regular (받, 뽑,
+    좁). Those are verbs and adjectives too: 어려운데 is a real word, not a typo of 라운드."""
     found = {form + analysis.STEM_MARK: None for _, form, tag in morphemes
-             if tag in ("VV", "VA")}
+             if tag.split("-")[0] in ("VV", "VA")}
     return list(found)
 
 

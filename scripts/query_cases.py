@@ -104,6 +104,9 @@ INPUTS = (
     # 써봐도 → 쓰), an adnominal ending too (치우는, 깔아둔, 어려운데); never after a particle
     # (춰가, 가방을).
     "깔아둬요 깔아둔 나눠줘도 넣어놔도 써봐도 붙여놨는데 올라가 치우는 어려운데 춰가 가방을",
+    # -아도/-어도 leaves the stem though 도 is a particle too (골라도 → 고르, 까도 → 까); after a
+    # final consonant 도 is the particle alone (자원도).
+    "골라도 빨라도 써도 까도 불러도 자원도 카드도",
 )
 
 TRACES_ABOUT = ("Each stage of a search over the tiny corpus in tests/cases/tiny/, per query: the "

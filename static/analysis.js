@@ -332,6 +332,12 @@ var RulesAnalysis = (function () {
         if (word.length > s.length && word.slice(-s.length) === s && !has(this.particles, s) &&
             pool.indexOf(base) < 0) pool.push(base);
       });
+      // -아도/-어도 (골라도, 써도): 도 is a noun's particle too, so only a syllable with no final.
+      r.merged_before_particle.forEach((s) => {
+        const base = word.slice(0, -s.length), merged = base.charAt(base.length - 1);
+        if (word.length > s.length && word.slice(-s.length) === s && isSyllable(merged) &&
+            !((merged.charCodeAt(0) - BASE) % PER_MEDIAL) && pool.indexOf(base) < 0) pool.push(base);
+      });
       this.nounFormStems(word).forEach(function (f) { if (pool.indexOf(f) < 0) pool.push(f); });
       // An adnominal form (깔아둔 → 깔아두), also before a clause ending (어려운데 → 어려우).
       const clause = r.after_adnominal_clause.indexOf(word.charAt(word.length - 1)) >= 0 &&

@@ -249,6 +249,23 @@ def test_an_auxiliary_verb_or_adnominal_ending_leaves_the_main_verbs_stem(word: 
     assert analysis.is_verb_form(word, frozenset({stem + analysis.STEM_MARK}))
 
 
+@pytest.mark.parametrize(("word", "stem"), [
+    ("골라도", "고르"), ("빨라도", "빠르"), ("써도", "쓰"), ("까도", "까"), ("불러도", "부르"),
+])
+def test_the_even_if_ending_leaves_the_stem_though_do_is_a_particle_too(word: str,
+                                                                        stem: str) -> None:
+    # `-아도/-어도` ("even if", the commonest ending of a question): 빨라도 had no stem and was
+    # heard as the English "player".
+    assert stem in analysis.verb_stems(word)
+    assert analysis.is_verb_form(word, frozenset({stem + analysis.STEM_MARK}))
+
+
+def test_a_noun_before_do_is_undone_only_where_a_vowel_merged() -> None:
+    # 도 after a final consonant is the particle alone (자원도, 행동도): nothing to undo.
+    assert analysis.verb_stems("자원도") == ()
+    assert not analysis.listed("자원도", frozenset({"자원-", "자우-"}))
+
+
 def test_a_noun_before_its_particle_is_no_verb_form() -> None:
     # 춰가 (a typo of 추가) is 춰 + 가: 춰 is not undone into 추, the stem of 추다.
     assert "추" not in analysis.verb_stems("춰가")

@@ -29,6 +29,7 @@ interface Rules {
   adnominal_syllables: string[];
   /** `analysis._AFTER_ADNOMINAL_CLAUSE`: a clause ending after an adnominal form (어려운데). */
   after_adnominal_clause: string[];
+  merged_before_particle: string[];
   /** `analysis._AUXILIARIES` after the -아/-어 links `auxiliary_links` (깔아둬요, 나눠줘도). */
   auxiliaries: string[];
   auxiliary_links: string[];

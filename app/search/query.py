@@ -174,7 +174,7 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
                     corrections_left -= 1
                     corrections = tuple(c.term for c in vocab.corrections(token))
             english = ""
-            # An everyday word is never heard as English: of the 5,921 listed, 3,670 typed
+            # An everyday word is never heard as English: of the 5,921 listed then, 3,670 typed
             # alone were (고양이 → gaining, 파일 → fail, 저격 → check), and the few true
             # loanwords among them that players use for a term are synonyms lines (콘트롤).
             # Never as typed either: that search reads no loanwords (`attempted`).
