@@ -224,6 +224,14 @@ def test_is_that_right_and_phone_question_words_are_light() -> None:
         assert not analysis.is_function_word(word), word
 
 
+def test_two_and_both_count_and_name_no_rule() -> None:
+    # `반응 카드 두 개가 같은 타이밍이면 둘 다 쓸 수 있나요?`: 두 and 둘 weighed as much as 반응.
+    for word in ("두", "둘", "둘이"):
+        assert analysis.is_function_word(word), word
+    # 세 번 is the three actions of a turn: a rule's number.
+    assert not analysis.is_function_word("세")
+
+
 @pytest.mark.parametrize(("word", "stem"), [
     ("아파요", "아프"), ("먹었어요", "먹"), ("좋아요", "좋"), ("죽었는데", "죽"),
     ("미쳤어", "미치"), ("아파서", "아프"), ("먹어", "먹"), ("미쳐", "미치"), ("어려워요", "어렵"),

@@ -265,6 +265,9 @@ _LIGHT = frozenset({
     # Counters: after 몇 or a number they count, they do not name a rule (몇 장까지, 두 번,
     # 자원 몇 개); alone in a query they are never a rules term either.
     "장", "개", "번", "명", "몇장", "몇개", "몇번", "몇명", "몇마리",
+    # Two and both apart from a counter (두 개, 둘 다, 우리 둘이): how many, not which rule. Not
+    # 세 (세 번 연속으로: the three actions of a turn are a rule's number; measured: 2 down).
+    "두", "둘",
     # "the way to" (버는 법, 사는 방법): the verb before it says what is asked.
     "법", "방법",
     # 것 + 이다 as spoken (쓰는 거임?, 그런 거야): not 게임
