@@ -29,6 +29,7 @@ interface Rules {
   adnominal_syllables: string[];
   /** `analysis._AFTER_ADNOMINAL_CLAUSE`: a clause ending after an adnominal form (어려운데). */
   after_adnominal_clause: string[];
+  /** `analysis._MERGED_BEFORE_PARTICLE`: -아도/-어도's 도, undone after a syllable with no final. */
   merged_before_particle: string[];
   /** `analysis._AUXILIARIES` after the -아/-어 links `auxiliary_links` (깔아둬요, 나눠줘도). */
   auxiliaries: string[];
