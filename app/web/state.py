@@ -87,7 +87,13 @@ def _kept_corpus(data_dir: Path, index_dir: Path | None, urls: Urls) -> Corpus |
     if version is None:
         return None
     # New data or new code leaves the kept corpus stale: expected, so said only when damaged.
-    return _unpickled(index_dir / BESIDE, f"{version} {_saved_stamp(urls)}", stale_is_news=False)
+    return _unpickled(index_dir / BESIDE, _kept_stamp(version, urls), stale_is_news=False)
+
+
+def _kept_stamp(version: str, urls: Urls) -> str:
+    """What a kept corpus is stamped with, and must be to be read: one place for both, as a
+    stale corpus is passed over without a word."""
+    return f"{version} {_saved_stamp(urls)}"
 
 
 def _keep_corpus(corpus: Corpus, urls: Urls, index_dir: Path) -> None:
@@ -97,7 +103,7 @@ def _keep_corpus(corpus: Corpus, urls: Urls, index_dir: Path) -> None:
         return  # an index carried by a read-only image: its corpus is the image's to keep
     try:
         with tempfile.NamedTemporaryFile(dir=index_dir, prefix=".corpus-", delete=False) as out:
-            out.write(_pickled(corpus, f"{corpus.version} {_saved_stamp(urls)}"))
+            out.write(_pickled(corpus, _kept_stamp(corpus.version, urls)))
         os.replace(out.name, index_dir / BESIDE)
     except OSError as exc:
         log.warning("cannot keep the corpus in %s (%s); the next start parses the data",
