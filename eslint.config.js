@@ -41,7 +41,7 @@ const browser = {
   window: "readonly", document: "readonly", fetch: "readonly", URLSearchParams: "readonly",
   AbortController: "readonly", setTimeout: "readonly", clearTimeout: "readonly",
   localStorage: "readonly", navigator: "readonly", matchMedia: "readonly",
-  location: "readonly", HTMLElement: "readonly", Element: "readonly", console: "readonly",
+  location: "readonly", URL: "readonly", HTMLElement: "readonly", Element: "readonly", console: "readonly",
 };
 
 module.exports = [

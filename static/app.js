@@ -49,6 +49,18 @@
     });
   }
 
+  // A sub-section's button holds its path (that part of the page is rendered once for every
+  // host): the link shared is that path on the page's canonical address, which names the
+  // public host even behind a proxy.
+  function shared(url) {
+    var canonical = document.querySelector('link[rel="canonical"]');
+    try {
+      return new URL(url, canonical ? canonical.getAttribute("href") || "" : location.href).href;
+    } catch (e) {
+      return url;
+    }
+  }
+
   // On a phone (a coarse pointer), the system share sheet sends the link to a chat or a
   // forum app directly; elsewhere, or when sharing is refused, the link is copied.
   var shareSheet = typeof navigator.share === "function" && window.matchMedia &&
@@ -57,7 +69,7 @@
   Array.prototype.forEach.call(document.querySelectorAll("button.copy-link"), function (button) {
     if (shareSheet) say(button, "링크 공유");
     button.addEventListener("click", function () {
-      var url = button.getAttribute("data-url");
+      var url = shared(button.getAttribute("data-url") || "");
       if (shareSheet) {
         navigator.share({ title: button.getAttribute("data-title") || document.title, url: url })
           .catch(function (error) {

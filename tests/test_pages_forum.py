@@ -81,8 +81,9 @@ def test_canonical_links_use_the_configured_base_or_the_allowed_host(
 def test_permalinks_for_entries_and_subsections(client: TestClient) -> None:
     page = client.get("/rules/Skill_Test_Timing").text
     assert 'class="copy-link js-only" data-url="http://localhost/rules/Skill_Test_Timing"' in page
-    # A sub-section with a page of its own shares that page (its own title and preview).
-    assert 'data-url="http://localhost/rules/Skill_Test_3"' in page
+    # A sub-section with a page of its own shares that page (its own title and preview). Its
+    # button holds the path, shared on the canonical address (tests/browser: the copied link).
+    assert 'data-url="/rules/Skill_Test_3"' in page
     assert '<a class="anchor" href="#r-Skill_Test_3">' in page
 
 

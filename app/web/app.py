@@ -290,7 +290,7 @@ def settle_app(app: FastAPI) -> None:
     """What a server's worker does before it serves (`create_app(settle=True)`): compile every
     template, make every entry page's data (`routes.make_entry_views`), then `settle_heap`."""
     compile_all(app.state.templates)
-    make_entry_views(app.state.library, app.state.urls)
+    make_entry_views(app.state.library, app.state.urls, app.state.templates)
     settle_heap()
 
 

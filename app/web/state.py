@@ -45,8 +45,9 @@ class Library:
     #: The answers that depend on the data version alone, built before the data serves
     #: (None until then: they are answered through the response cache meanwhile).
     built: BuiltAnswers | None = None
-    #: Views that depend on this version alone, made when first asked for (an entry page's
-    #: data: `routes.entry_view`). Bounded by the corpus; a new version starts empty.
+    #: Views that depend on this version alone, made as a worker starts or when first asked
+    #: for (an entry page's data and its version-bound HTML: `routes._entry_view`,
+    #: `routes._entry_article`). Bounded by the corpus; a new version starts empty.
     views: dict[int, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property

@@ -51,3 +51,12 @@ def compile_all(env: Environment) -> None:
 def render_page(env: Environment, template: str, context: dict[str, Any]) -> str:
     """Render `template` with `context`."""
     return env.get_template(template).render(**context)
+
+
+def render_blocks(env: Environment, template: str, context: dict[str, Any]) -> dict[str, Markup]:
+    """Each top-level block of `template`, rendered alone with `context`, as finished HTML by
+    block name: the parts of a page that a route renders once and sets into many requests'
+    pages (`entry.html` with `_entry_article.html`)."""
+    found = env.get_template(template)
+    return {name: Markup("".join(block(found.new_context(context))))
+            for name, block in found.blocks.items()}
