@@ -12,6 +12,7 @@ settings form, the live API) is not linked at all (`serves()` says what is).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import quote, urlencode
@@ -19,6 +20,14 @@ from urllib.parse import quote, urlencode
 #: What only the server answers: the settings form (a POST), the live JSON API and its
 #: reference, suggestions as you type, and `/go/` (the server picks the best match).
 SERVER_ONLY = frozenset({"settings", "api", "suggest", "go"})
+
+
+@functools.lru_cache(maxsize=8192)
+def _quoted_id(entry_id: str) -> str:
+    """An entry id as a path (`/` kept as a separator): asked for every link to an entry, and
+    percent-encoding was a sixth of a search answer's views. Bounded: ids from a request may
+    get here too (a redirect's target, a removed entry's page)."""
+    return quote(entry_id, safe="/")
 
 
 @dataclass(frozen=True)
@@ -68,7 +77,7 @@ class Urls:
         # Ids contain spaces ("Tarot Slot"), Hangul, "?", "#", "%" and quotes: all encoded.
         # "/" stays a separator (`en/Attack_of_Opportunity`, `faq/wilds/2`); the route takes
         # the rest of the path, and `app.corpus.ids` rejects ids a browser would rewrite.
-        path = self.published("/rules/" + quote(entry_id, safe="/"))
+        path = self.published("/rules/" + _quoted_id(entry_id))
         return f"{path}#{quote(anchor, safe='-_.')}" if anchor else path
 
     def history(self, entry_id: str, anchor: str | None = None) -> str:

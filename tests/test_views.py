@@ -1,5 +1,6 @@
-"""The views the code builds without validation (`EntryLink.of`, `context.path_of`) are exactly
-what validating the same data gives: the page and the JSON API read the same typed values."""
+"""The views the code builds (`EntryLink.of`, `context.path_of`, the pages' and answers' models)
+are exactly what validating their own data again gives: the page and the JSON API read the same
+typed values, whatever each was built from."""
 
 from __future__ import annotations
 

@@ -253,7 +253,17 @@ class Corpus:
         return self.entries.get(entry_id)
 
     def source(self, source_id: str) -> Source | None:
-        return next((s for s in self.sources if s.id == source_id), None)
+        return self._sources_by_id.get(source_id)
+
+    @cached_property
+    def _sources_by_id(self) -> dict[str, Source]:
+        # Asked for every search hit and link (a scan of the sources was a tenth of a search
+        # answer's views).
+        return {s.id: s for s in self.sources}
+
+    @cached_property
+    def _games_by_id(self) -> dict[str, GameSpec]:
+        return {g.id: g for g in self.games}
 
     def language(self, lang: str) -> Language:
         """The declared language `lang` (the builder refuses a source in any other); one of
@@ -263,7 +273,7 @@ class Corpus:
 
     def game(self, game_id: str) -> GameSpec:
         """The game `game_id` (every source's game is declared: the manifest checks it)."""
-        return next(g for g in self.games if g.id == game_id)
+        return self._games_by_id[game_id]
 
     @cached_property
     def collections(self) -> tuple[Collection, ...]:

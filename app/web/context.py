@@ -253,9 +253,8 @@ def entry_context(
 
 
 def path_of(corpus: Corpus, entry: Entry) -> list[PathStep]:
-    """The entry's ancestors, outermost first (the corpus's own strings: not validated again,
-    as in `EntryLink.of`; every search hit has one)."""
-    return [PathStep.model_construct(id=p.id, title=p.title) for p in corpus.path(entry)]
+    """The entry's ancestors, outermost first (every search hit has one)."""
+    return [PathStep(id=p.id, title=p.title) for p in corpus.path(entry)]
 
 
 def timing_context(corpus: Corpus, urls: Urls) -> TimingPage:

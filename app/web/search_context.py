@@ -91,7 +91,7 @@ def search_results(
             hit.anchor) else {}
         path = path_of(corpus, entry)
         if hit.anchor:
-            path.append(PathStep.model_construct(id=entry.id, title=entry.title))
+            path.append(PathStep(id=entry.id, title=entry.title))
         return SearchHit.of(
             entry, urls, source=entry.source, game=entry.game, snippet=hit.snippet,
             path=path, source_title=spec.spec.title, **step,
