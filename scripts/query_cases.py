@@ -107,6 +107,8 @@ INPUTS = (
     # -아도/-어도 leaves the stem though 도 is a particle too (골라도 → 고르, 까도 → 까); after a
     # final consonant 도 is the particle alone (자원도).
     "골라도 빨라도 써도 까도 불러도 자원도 카드도",
+    # -기 makes a noun of a verb: the stem is before it (잡기 → 잡, 줍기 → 줍, 만들기 → 만들).
+    "잡기 줍기 만들기 몹잡기 무기",
 )
 
 TRACES_ABOUT = ("Each stage of a search over the tiny corpus in tests/cases/tiny/, per query: the "
@@ -127,6 +129,7 @@ TRACE_QUERIES: tuple[tuple[str, str | None], ...] = (
     ("서지", None),                            # a synonym
     ("AoO", None),                             # an English variant
     ("클루지", None),                          # one jamo from a listed spelling (클루즈)
+    ("클루발견", None),                        # a listed spelling typed with the next word
     ("attack of opportunity", None),           # an English name
     ("clues", None),                           # an English plural
     ("덱에 같은 카드 몇 장까지 넣을 수 있나요", None),  # a question; a related word; passage

@@ -338,6 +338,11 @@ var RulesAnalysis = (function () {
         if (word.length > s.length && word.slice(-s.length) === s && isSyllable(merged) &&
             !((merged.charCodeAt(0) - BASE) % PER_MEDIAL) && pool.indexOf(base) < 0) pool.push(base);
       });
+      // -기 makes a noun of a verb (잡기, 줍기): the stem is before it.
+      r.nominal_endings.forEach((s) => {
+        const base = word.slice(0, -s.length);
+        if (word.length > s.length && word.slice(-s.length) === s && pool.indexOf(base) < 0) pool.push(base);
+      });
       this.nounFormStems(word).forEach(function (f) { if (pool.indexOf(f) < 0) pool.push(f); });
       // An adnominal form (깔아둔 → 깔아두), also before a clause ending (어려운데 → 어려우).
       const clause = r.after_adnominal_clause.indexOf(word.charAt(word.length - 1)) >= 0 &&

@@ -187,6 +187,23 @@ var RulesMatching = (function (R) {
       }
       return null;
     }
+    /** `word` as a players' word of `table` and the word typed after it without a space
+     * (템사기 → 템, 사기; 몹잡기 → 몹, 잡기), or null (rewrite._glued): only a Hangul word the
+     * search does not know in any form and no everyday word, at the longest listed start
+     * whose rest is a word the search knows or an everyday word.
+     * @param {string} word @param {Record<string, string[]>} table
+     * @returns {[string, string] | null} */
+    glued(word, table) {
+      const an = this.an, known = this.knows;
+      if (!isHangul(word) || an.listed(word, this.everyday) || an.variants(word).some(known)) return null;
+      for (let cut = word.length - this.c.rewrite.glued_min_rest; cut > 0; cut--) {
+        const head = word.slice(0, cut), rest = word.slice(cut);
+        if (has(table, head) && (an.listed(rest, this.everyday) || an.variants(rest).some(known))) {
+          return [head, rest];
+        }
+      }
+      return null;
+    }
     /** Whether the game name `name` found at `words[start]` is a title's word that the next
      * word continues as the title does (엘드리치 토큰: rewrite.Rewriter._title_goes_on).
      * @param {[number, string[], string]} name @param {string[]} words @param {number} start */
@@ -227,6 +244,12 @@ var RulesMatching = (function (R) {
         const word = words[i];
         // A light word is never a players' word for a term (말고 is not 말).
         let found = an.isFunctionWord(word) ? null : this.synonymAt(words, i, table);
+        const glued = found || an.isFunctionWord(word) ? null : this.glued(word, table);
+        if (glued) {
+          // 템사기 is 템 사기: the players' word is looked up again on its own.
+          words.splice(i, 1, glued[0], glued[1]);
+          continue;
+        }
         if (!found && asks > 0 && isHangul(word) && !an.isFunctionWord(word) &&
             !an.variants(word).some((v) => known(v)) && !an.listed(word, this.everyday)) {
           asks -= 1;

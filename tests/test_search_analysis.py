@@ -282,3 +282,10 @@ def test_a_noun_before_its_particle_is_no_verb_form() -> None:
     assert not analysis.listed("먹", frozenset({"먹-"}))
     assert analysis.listed("가방을", frozenset({"가방"}))
     assert not analysis.listed("가방을", frozenset({"가방-"}))
+
+
+@pytest.mark.parametrize(("word", "stem"), [("잡기", "잡"), ("줍기", "줍"), ("만들기", "만들")])
+def test_the_noun_ending_gi_leaves_the_verbs_stem(word: str, stem: str) -> None:
+    # `몹 잡기`, `템 줍기`: a player's "how to"; 잡기 was no form of 잡- and found nothing.
+    assert stem in analysis.verb_stems(word)
+    assert analysis.listed(word, frozenset({stem + analysis.STEM_MARK}))

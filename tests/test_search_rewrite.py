@@ -99,3 +99,22 @@ def test_a_game_named_in_a_longer_query_is_taken_out_and_reported() -> None:
     ending = name_keys({"ahlcg": ("조사 행동", "조사자단")},
                        titles=[["조사", "행동"], ["조사자단"]])
     assert "조사자단" not in ending.keys
+
+
+def test_a_players_word_typed_together_with_the_next_word_is_found() -> None:
+    # `빚내서 템사기` (buying items on a loan) was "corrected" to 탐사 (explore); `몹잡기`
+    # and `템줍기` found nothing at all.
+    rewriter = Rewriter({"eh": {"템": ("자산 카드",), "몹": ("괴물",)}})
+    words = {"사기", "교환"}
+
+    def known(word: str) -> bool:
+        return word in words
+
+    out = rewriter.rewrite("템사기", "eh", known=known)
+    assert out.text == "자산 카드 사기" and out.synonyms == (("템", "자산 카드"),)
+    # The rest may be an everyday word, or a form of an everyday verb (잡기 of 잡-).
+    out = rewriter.rewrite("빨리 몹잡기", "eh", known=known, everyday=frozenset({"잡-"}))
+    assert out.text == "빨리 괴물 잡기" and out.synonyms == (("몹", "괴물"),)
+    # Not when the rest is no word (템사: 사 alone), nor a word the search knows as typed.
+    assert rewriter.rewrite("템사", "eh", known=known).synonyms == ()
+    assert rewriter.rewrite("템교환", "eh", known=lambda w: True).synonyms == ()

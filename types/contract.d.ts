@@ -13,6 +13,7 @@ interface ContractRewrite {
   longest_run: number;
   spelling_distance: number;
   spelling_min_length: number;
+  glued_min_rest: number;
 }
 
 interface ContractStems {

@@ -31,6 +31,8 @@ interface Rules {
   after_adnominal_clause: string[];
   /** `analysis._MERGED_BEFORE_PARTICLE`: -아도/-어도's 도, undone after a syllable with no final. */
   merged_before_particle: string[];
+  /** `analysis._NOMINAL_ENDINGS`: endings that make a noun of a verb (-기: 잡기), undone. */
+  nominal_endings: string[];
   /** `analysis._AUXILIARIES` after the -아/-어 links `auxiliary_links` (깔아둬요, 나눠줘도). */
   auxiliaries: string[];
   auxiliary_links: string[];

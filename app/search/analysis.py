@@ -169,6 +169,9 @@ _SS_FINAL = 20  # index of ㅆ among the final consonants
 # 도 too (카드도), which `variants` strips as a noun's: `verb_stems` keeps the syllable before it
 # only when it has no final consonant, where the -아/-어 merged into it.
 _MERGED_BEFORE_PARTICLE = ("도",)
+# -기 makes a noun of a verb (잡기, 줍기, 만들기: "how to" in a player's words, 몹 잡기): the
+# stem is the syllables before it.
+_NOMINAL_ENDINGS = ("기",)
 # Merged syllables undone bare, with nothing after them (쓰러져 누워 있는 → 쓰러지): 져 (지+어)
 # ends no noun, unlike 려 (고려, 배려) or 워 (타워).
 _BARE_MERGED = {"져": "지"}
@@ -478,6 +481,8 @@ def verb_stems(word: str) -> tuple[str, ...]:
     pool += [word[: -len(s)] for s in _MERGED_BEFORE_PARTICLE
              if len(word) > len(s) and word.endswith(s) and is_syllable(word[-len(s) - 1])
              and not (ord(word[-len(s) - 1]) - 0xAC00) % 28 and word[: -len(s)] not in pool]
+    pool += [word[: -len(s)] for s in _NOMINAL_ENDINGS
+             if len(word) > len(s) and word.endswith(s) and word[: -len(s)] not in pool]
     pool += [f for f in _noun_form_stems(word) if f not in pool]
     # An adnominal form (깔아둔 → 깔아두), also before a clause ending (어려운데 → 어려우).
     adnominal = (adnominal_stem(word[:-1]) if word[-1] in _AFTER_ADNOMINAL_CLAUSE
@@ -682,6 +687,7 @@ def client_tables(*, unicode_tables: bool = True) -> dict[str, object]:
         "adnominal_syllables": list(_ADNOMINAL_SYLLABLES),
         "after_adnominal_clause": list(_AFTER_ADNOMINAL_CLAUSE),
         "merged_before_particle": list(_MERGED_BEFORE_PARTICLE),
+        "nominal_endings": list(_NOMINAL_ENDINGS),
         "auxiliaries": list(_AUXILIARIES),
         "auxiliary_links": list(_AUXILIARY_LINKS),
         "after_adnominal": list(_AFTER_ADNOMINAL),

@@ -126,6 +126,10 @@ class Rewriting:
     #: Listed spellings shorter than this are never matched as near misses: a two-syllable
     #: loanword one edit from a Korean word (서지, 서리) is a different word.
     spelling_min_length: int = 3
+    #: A players' word run together with the word after it (템사기, 몹잡기) is split when what
+    #: follows is a word of this many syllables at least that the search knows: one syllable
+    #: after a listed word is too often the rest of another word.
+    glued_min_rest: int = 2
 
 
 @dataclass(frozen=True)

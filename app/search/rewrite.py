@@ -189,6 +189,13 @@ class Rewriter:
             # A light word is never a players' word for a term (말고 is not 말, a pawn).
             found = (None if analysis.is_function_word(word)
                      else _synonym_at(words, i, table, lasts, known))
+            glued = (None if found is not None or analysis.is_function_word(word)
+                     else _glued(word, table, known, everyday))
+            if glued is not None:
+                # 템사기 is 템 사기: the players' word is looked up again on its own.
+                words[i : i + 1] = glued
+                lasts.clear()  # the words after this one moved
+                continue
             if (found is None and asks_left > 0 and analysis.is_hangul(word)
                     and not analysis.is_function_word(word)
                     and not any(known(v) for v in analysis.variants(word))
@@ -248,6 +255,23 @@ class Rewriter:
         if not guards or after >= len(words):
             return False
         return any(f in guards for f in (words[after], *analysis.variants(words[after])))
+
+
+def _glued(word: str, table: Mapping[str, tuple[str, ...]], known: Callable[[str], bool],
+           everyday: Set[str]) -> list[str] | None:
+    """`word` as a players' word of `table` and the word typed after it without a space
+    (템사기 → 템, 사기; 몹잡기 → 몹, 잡기), or None. Only a Hangul word the search does not
+    know in any form and that is no everyday word is split, at the longest listed start
+    whose rest is a word the search knows or an everyday word (a form of one included)."""
+    if not analysis.is_hangul(word) or analysis.listed(word, everyday) or any(
+            known(v) for v in analysis.variants(word)):
+        return None
+    for cut in range(len(word) - _RULES.glued_min_rest, 0, -1):
+        head, rest = word[:cut], word[cut:]
+        if head in table and (analysis.listed(rest, everyday)
+                              or any(known(v) for v in analysis.variants(rest))):
+            return [head, rest]
+    return None
 
 
 def _synonym_at(words: Sequence[str], start: int, table: Mapping[str, tuple[str, ...]],
