@@ -98,3 +98,12 @@ def test_the_results_page_says_which_game_the_query_named(client: TestClient) ->
     page = client.get("/search", params={"q": "아컴호러에서 신화 단계"}).text
     assert "‘아컴호러’ → 아컴호러 카드게임 규칙 먼저 · " in page
     assert "아컴호러 카드게임에서만 찾기</a>" in page
+
+
+def test_nothing_found_is_no_dead_end(client: TestClient) -> None:
+    # A player at the table with no result gets where players usually go and each index.
+    page = client.get("/search", params={"q": "qqqzzz"}).text
+    assert "자주 찾는 곳" in page and 'href="/rules/Skill_Test_Timing"' in page
+    assert 'href="/sources/ahlcg-reference"' in page
+    found = client.get("/search", params={"q": "틈새 공격"}).text
+    assert "자주 찾는 곳" not in found

@@ -205,8 +205,10 @@ def search_page_context(
     typed = "1" if as_typed else ""
     pages = min(MAX_PAGE, -(-data.total // PAGE_SIZE))
     q = data.query
-    # The entry points are shown only before anything is asked (0.12 ms to gather).
-    points = None if q else entry_points(corpus, urls)
+    # The entry points are shown before anything is asked, and when nothing was found (0.12
+    # ms to gather).
+    lost = not q or not data.total
+    points = entry_points(corpus, urls) if lost else None
     return SearchPage(
         **dict(data),
         game=game,
@@ -221,11 +223,11 @@ def search_page_context(
         sources=[SourceChoice(id=s.id, title=s.spec.title, game=s.spec.game)
                  for s in corpus.sources],
         first=(page - 1) * PAGE_SIZE + 1,
-        # With nothing asked yet: where players usually go, and what the box understands.
+        # With nothing asked yet or found: where players usually go, and each index.
         timing=points.timing if points else [],
         quick=points.quick if points else [],
         timing_url=urls.timing(),
-        source_links=[] if q else [
+        source_links=[] if not lost else [
             SourceLink(title=s.spec.title, url=urls.source(s.id)) for s in corpus.sources
             if s.spec.translation_of is None],
     )
