@@ -1,6 +1,6 @@
 """What one request costs the app itself: in-process, one at a time, no network, no server.
 
-    .venv/bin/python -m bench.inprocess [--rounds 200] [--profile KIND] [--cache]
+    .venv/bin/python -m bench.inprocess [--rounds 200] [--blocks 1] [--profile KIND] [--cache]
 
 Builds the app over the bundled data (response cache off unless `--cache`), sends each kind of
 request straight into its ASGI interface (the whole middleware stack and the framework, as a
@@ -112,6 +112,10 @@ def main(argv: list[str] | None = None) -> int:
                                               "api_search", "suggest"),
                         help="cProfile this kind")
     parser.add_argument("--cache", action="store_true", help="keep the response cache on")
+    parser.add_argument("--blocks", type=int, default=1,
+                        help="measure each kind this many times (max 20) and print the median "
+                             "block's p50 and p90 and the range of the blocks' p50s: on a box "
+                             "whose speed drifts, run it alternately on two commits")
     args = parser.parse_args(argv)
     rounds = max(10, min(args.rounds, 5000))
     with tempfile.TemporaryDirectory(prefix="rules-inprocess-") as tmp:
@@ -143,10 +147,15 @@ async def measure(app: Any, args: argparse.Namespace, rounds: int) -> int:
         await timed(one(kind, paths), 20)
     rows: list[tuple[str, float, float]] = []
     medians: dict[str, float] = {}
+    spreads: list[str] = []
+    blocks = max(1, min(args.blocks, 20))
     for kind, paths in kinds.items():
-        times = await timed(one(kind, paths), rounds)
-        medians[kind] = _percentile(times, 50)
-        rows.append((kind, medians[kind], _percentile(times, 90)))
+        measured = [await timed(one(kind, paths), rounds) for _ in range(blocks)]
+        p50s = sorted(_percentile(times, 50) for times in measured)
+        medians[kind] = p50s[len(p50s) // 2]
+        rows.append((kind, medians[kind],
+                     sorted(_percentile(times, 90) for times in measured)[len(p50s) // 2]))
+        spreads.append(f"{kind} {p50s[0]:.3f}-{p50s[-1]:.3f}")
     # The API against the search itself on the same queries, in the same order: each round is
     # the mean over the whole query set (queries differ 10× in cost); the best of 5 rounds.
     queries = [q["q"] for q in json.loads(QUERIES.read_text(encoding="utf-8"))["queries"]]
@@ -189,6 +198,9 @@ async def measure(app: Any, args: argparse.Namespace, rounds: int) -> int:
             ok = _mark(ratio <= TARGET_API_RATIO)
         p90_text = "" if p90 != p90 else f"{p90:.3f}"  # NaN: a mean, no percentile
         print(f"| {kind} | {p50:.3f} | {p90_text} | {target} | {ok} |")
+    if blocks > 1:
+        print(f"\n{blocks} blocks of {rounds} per kind; the blocks' p50s, ms: "
+              + "; ".join(spreads))
     if args.profile:
         profiler = cProfile.Profile()
         run = one(args.profile, kinds[args.profile])
