@@ -592,6 +592,14 @@ var RulesAnalysis = (function () {
       }
       return out;
     }
+    /** Whether `rest` begins as a form of the light verbs 하다 or 되다 does (할까, 돼요): joined
+     * to the word before it, the two are one verb (analysis.makes_a_verb).
+     * @param {string} rest */
+    makesAVerb(rest) {
+      if (!rest || !isSyllable(rest.charAt(0))) return false;
+      const code = rest.charCodeAt(0) - BASE;
+      return this.r.light_verb_syllables.indexOf(String.fromCharCode(BASE + code - code % PER_MEDIAL)) >= 0;
+    }
     /** The verb stem of an adnominal form (빠져나간 → 빠져나가), or "" (analysis.adnominal_stem).
      * @param {string} word */
     adnominalStem(word) {

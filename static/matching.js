@@ -190,7 +190,8 @@ var RulesMatching = (function (R) {
     /** `word` as a players' word of `table` and the word typed after it without a space
      * (템사기 → 템, 사기; 몹잡기 → 몹, 잡기), or null (rewrite._glued): only a Hangul word the
      * search does not know in any form and no everyday word, at the longest listed start
-     * whose rest is a word the search knows or an everyday word.
+     * whose rest is a word the search knows or an everyday word, never before a form of 하다
+     * or 되다 (피할까 is the verb 피하다).
      * @param {string} word @param {Record<string, string[]>} table
      * @returns {[string, string] | null} */
     glued(word, table) {
@@ -198,7 +199,8 @@ var RulesMatching = (function (R) {
       if (!isHangul(word) || an.listed(word, this.everyday) || an.variants(word).some(known)) return null;
       for (let cut = word.length - this.c.rewrite.glued_min_rest; cut > 0; cut--) {
         const head = word.slice(0, cut), rest = word.slice(cut);
-        if (has(table, head) && (an.listed(rest, this.everyday) || an.variants(rest).some(known))) {
+        if (has(table, head) && !an.makesAVerb(rest) &&
+            (an.listed(rest, this.everyday) || an.variants(rest).some(known))) {
           return [head, rest];
         }
       }

@@ -115,6 +115,10 @@ def test_a_players_word_typed_together_with_the_next_word_is_found() -> None:
     # The rest may be an everyday word, or a form of an everyday verb (잡기 of 잡-).
     out = rewriter.rewrite("빨리 몹잡기", "eh", known=known, everyday=frozenset({"잡-"}))
     assert out.text == "빨리 괴물 잡기" and out.synonyms == (("몹", "괴물"),)
+    # Never before a form of 하다 or 되다: 피할까 is the verb 피하다, not 피 (blood) + 할까.
+    blood = Rewriter({"ahlcg": {"피": ("체력",)}})
+    assert blood.rewrite("피할까", "ahlcg", known=lambda w: w == "할까").synonyms == ()
+    assert blood.rewrite("피됐어요", "ahlcg", known=lambda w: w == "됐어요").synonyms == ()
     # Not when the rest is no word (템사: 사 alone), nor a word the search knows as typed.
     assert rewriter.rewrite("템사", "eh", known=known).synonyms == ()
     assert rewriter.rewrite("템교환", "eh", known=lambda w: True).synonyms == ()

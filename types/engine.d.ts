@@ -33,6 +33,8 @@ interface Rules {
   merged_before_particle: string[];
   /** `analysis._NOMINAL_ENDINGS`: endings that make a noun of a verb (-기: 잡기), undone. */
   nominal_endings: string[];
+  /** `analysis._LIGHT_VERB_SYLLABLES`: how the forms of 하다 and 되다 begin, less any final. */
+  light_verb_syllables: string[];
   /** `analysis._AUXILIARIES` after the -아/-어 links `auxiliary_links` (깔아둬요, 나눠줘도). */
   auxiliaries: string[];
   auxiliary_links: string[];

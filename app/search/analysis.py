@@ -169,6 +169,9 @@ _SS_FINAL = 20  # index of ㅆ among the final consonants
 # 도 too (카드도), which `variants` strips as a noun's: `verb_stems` keeps the syllable before it
 # only when it has no final consonant, where the -아/-어 merged into it.
 _MERGED_BEFORE_PARTICLE = ("도",)
+# The light verbs 하다 and 되다 make a verb of the word before them (피하다, 공격되다): their
+# forms begin with these syllables, less any final consonant (할까, 했는데, 됐어요, 돼요).
+_LIGHT_VERB_SYLLABLES = ("하", "해", "되", "돼")
 # -기 makes a noun of a verb (잡기, 줍기, 만들기: "how to" in a player's words, 몹 잡기): the
 # stem is the syllables before it.
 _NOMINAL_ENDINGS = ("기",)
@@ -552,6 +555,15 @@ def _irregular(form: str) -> Iterator[str]:
             yield form[:-2] + chr(0xAC00 + before - _L_FINAL) + "르"
 
 
+def makes_a_verb(rest: str) -> bool:
+    """Whether `rest` begins as a form of the light verbs 하다 or 되다 does (할까, 했는데, 돼요):
+    joined to the word before it, the two are one verb (피할까 is 피하다's, not 피's)."""
+    if not rest or not is_syllable(rest[0]):
+        return False
+    code = ord(rest[0]) - 0xAC00
+    return chr(0xAC00 + code - code % 28) in _LIGHT_VERB_SYLLABLES
+
+
 def listed(word: str, everyday: Set[str]) -> bool:
     """Whether `word` is a real word of `everyday` (`Corpus.words`): as typed, without its
     particle or ending, or a form of a listed verb's or adjective's stem (`먹-`: 먹었어요)."""
@@ -688,6 +700,7 @@ def client_tables(*, unicode_tables: bool = True) -> dict[str, object]:
         "after_adnominal_clause": list(_AFTER_ADNOMINAL_CLAUSE),
         "merged_before_particle": list(_MERGED_BEFORE_PARTICLE),
         "nominal_endings": list(_NOMINAL_ENDINGS),
+        "light_verb_syllables": list(_LIGHT_VERB_SYLLABLES),
         "auxiliaries": list(_AUXILIARIES),
         "auxiliary_links": list(_AUXILIARY_LINKS),
         "after_adnominal": list(_AFTER_ADNOMINAL),

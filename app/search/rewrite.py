@@ -262,14 +262,15 @@ def _glued(word: str, table: Mapping[str, tuple[str, ...]], known: Callable[[str
     """`word` as a players' word of `table` and the word typed after it without a space
     (템사기 → 템, 사기; 몹잡기 → 몹, 잡기), or None. Only a Hangul word the search does not
     know in any form and that is no everyday word is split, at the longest listed start
-    whose rest is a word the search knows or an everyday word (a form of one included)."""
+    whose rest is a word the search knows or an everyday word (a form of one included), and
+    never before a form of 하다 or 되다 (피할까 is the verb 피하다, not 피, blood)."""
     if not analysis.is_hangul(word) or analysis.listed(word, everyday) or any(
             known(v) for v in analysis.variants(word)):
         return None
     for cut in range(len(word) - _RULES.glued_min_rest, 0, -1):
         head, rest = word[:cut], word[cut:]
-        if head in table and (analysis.listed(rest, everyday)
-                              or any(known(v) for v in analysis.variants(rest))):
+        if head in table and not analysis.makes_a_verb(rest) and (
+                analysis.listed(rest, everyday) or any(known(v) for v in analysis.variants(rest))):
             return [head, rest]
     return None
 
