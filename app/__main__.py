@@ -1,6 +1,6 @@
 """Command line: `python -m app check` validates the data, `serve` runs the server, `index`
-builds the search index, `export` writes the reference as a static site and `data update`
-installs newer upstream files as new revisions."""
+builds the search index, `export` writes the reference as a static site, `data update`
+installs newer upstream files as new revisions and `compile` compiles the search (mypyc)."""
 
 from __future__ import annotations
 
@@ -80,6 +80,41 @@ def _update(settings: Settings, base: str | None) -> int:
     return 0
 
 
+def _compile(clean: bool) -> int:
+    import os
+    import subprocess
+    import tempfile
+
+    from app import native
+
+    if clean:
+        removed = native.clean()
+        print(f"removed {len(removed)} compiled file(s): the search runs as Python")
+        return 0
+    try:
+        with tempfile.TemporaryDirectory(prefix="rulesajeon-compile-") as work:
+            built = native.build(Path(work))
+    except ImportError as exc:
+        print(f"룰사전: compile needs mypy and setuptools (pip install -e '.[native]'): {exc}",
+              file=sys.stderr)
+        return 1
+    except (Exception, SystemExit) as exc:  # mypyc and distutils report a failure either way
+        print(f"룰사전: compile failed, the search runs as Python: {exc}", file=sys.stderr)
+        native.clean()
+        return 1
+    # A new interpreter imports the package as a server would: the build is in use only if
+    # the guard takes it.
+    env = {k: v for k, v in os.environ.items() if k != "RULES_COMPILED"}
+    taken = subprocess.run([sys.executable, "-c", "from app import native; "
+                            "raise SystemExit(not native.compiled())"], env=env, check=False)
+    if taken.returncode != 0:
+        print("룰사전: compiled, but the new build is not taken up", file=sys.stderr)
+        return 1
+    print(f"compiled {len(native.MODULES)} modules into {len(built)} files "
+          f"(app/native.json records their sources): the search runs compiled")
+    return 0
+
+
 def _serve(settings: Settings) -> int:
     from app.web.server import serve
 
@@ -96,6 +131,14 @@ def main(argv: list[str] | None = None) -> int:
                        help="the data folder (default: RULES_DATA_DIR, else ./data)")
     commands.add_parser("index", help="build the search index for the data (if out of date)")
     commands.add_parser("serve", help="validate the data, then serve it (settings: RULES_*)")
+    compile_ = commands.add_parser(
+        "compile", help="compile the search to C with mypyc (about a third faster; optional)",
+        description="Compile the search's modules (app/native.py) with mypyc, beside their "
+                    "sources. Needs the native extra and a C compiler with Python's headers. "
+                    "A module edited after compiling makes the search run as Python again "
+                    "until it is compiled anew.")
+    compile_.add_argument("--clean", action="store_true",
+                          help="remove the compiled files instead")
     export = commands.add_parser(
         "export", help="write the reference as a static site any static file server can serve",
         description="Write every page, the static files, the service worker, sitemap.xml, "
@@ -128,6 +171,8 @@ def main(argv: list[str] | None = None) -> int:
              "(BASE/rules/ko/rules.json, BASE/rules/en/rules.json, BASE/errata/ko/errata.json)."
              " Default: the manifest's upstream.base (arkham-cards-data on GitHub)")
     args = parser.parse_args(argv)
+    if args.command == "compile":
+        return _compile(args.clean)
     from pydantic import ValidationError
 
     from app.settings import Settings, describe

@@ -32,6 +32,7 @@ from http.client import HTTPConnection
 from pathlib import Path
 from urllib.parse import urlencode
 
+from app import native
 from app.corpus.build import load_corpus
 from app.corpus.models import Corpus
 from app.search import SearchIndex
@@ -537,7 +538,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     head = [f"search bench: {len(corpus)} entries, {len(queries)} queries "
             f"({len(halves[TUNE])} tune | {len(halves[HELD_OUT])} held-out: even | odd positions "
             f"inside each category), index built in {build:.2f} s, "
-            f"SQLite {sqlite3.sqlite_version}",
+            f"SQLite {sqlite3.sqlite_version}, the search "
+            f"{'compiled (python -m app compile)' if native.compiled() else 'as Python'}",
             f"held-out targets (project column, held-out half): MRR@10 ≥ {HELD_OUT_MRR:.2f} "
             "overall" + "".join(f", {cat} hit@1 ≥ {goal:.2f}" for cat, goal in
                                 HELD_OUT_HIT1.items())

@@ -10,6 +10,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NoReturn
 
+# The tests run the search as Python, compiled or not (`app.native`): several spy on its
+# functions, which compiled code calls directly. Servers the tests start inherit this.
+# tests/test_native.py checks the compiled search against it.
+os.environ["RULES_COMPILED"] = "0"
+
 import pytest
 from fastapi.testclient import TestClient
 

@@ -40,6 +40,7 @@ import uvicorn
 from uvicorn.supervisors import Multiprocess
 from uvicorn.supervisors.multiprocess import Process
 
+from app import native
 from app.corpus.snapshot import snapshot
 from app.errors import DataError
 from app.logs import log_config
@@ -134,6 +135,8 @@ def _announce(settings: Settings) -> None:
     hosts = [f"{LAN} (this box's names and local-network addresses)" if p == LAN else p
              for p in settings.host_patterns()]
     log.info("answering for hosts %s (RULES_ALLOWED_HOSTS)", ", ".join(hosts))
+    log.info("search: %s", "compiled (python -m app compile)" if native.compiled()
+             else "Python (python -m app compile makes it about a third faster)")
 
 
 class _InUse(Exception):

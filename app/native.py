@@ -1,0 +1,161 @@
+"""The search's own code compiled to C by mypyc (`python -m app compile`), used only while it
+matches its source.
+
+The search is pure Python, and typed (`mypy --strict`), which is what mypyc compiles. Compiled,
+the same code answers the same results about a third faster (docs/search.md has the
+measurement), which is what a miss costs a server (#24) and a player's wait (#23). Nothing
+needs it: without a C compiler, or after `compile --clean`, the same modules run as Python.
+
+A compiled module is a `.so` beside its `.py`, and Python's import system prefers the `.so`.
+An edit to the `.py` after compiling would then change nothing that runs, silently. So the
+build writes a stamp with each source's SHA-256, and `guard()` (run as the `app` package is
+imported, before any module below it) looks at it: when a source differs from what was
+compiled, or there is no stamp, every compiled module of the group is passed over for its
+`.py` (they call each other directly in C, so one stale module would mix old and new code),
+with one line on stderr saying so. `RULES_COMPILED=0` passes over them too, quietly (the tests
+do: some spy on the search's functions, which compiled code calls directly).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+
+__all__ = ["MODULES", "build", "clean", "compiled", "guard"]
+
+#: The package's folder, and the project's (where `app/` is).
+_APP = Path(__file__).resolve().parent
+_ROOT = _APP.parent
+
+#: The modules compiled, as paths from the project folder: the search and the text functions
+#: it calls per word. Not `contract` (pydantic models, whose metaclass mypyc does not
+#: compile), `index` (Whoosh's schema, run once per build), `client_index` and `trace` (the
+#: browser's index and the debugging trace, neither on a query's path).
+MODULES: tuple[str, ...] = (
+    "app/corpus/hangul.py",
+    "app/corpus/normalize.py",
+    "app/search/analysis.py",
+    "app/search/bm25.py",
+    "app/search/documents.py",
+    "app/search/fuzzy.py",
+    "app/search/layout.py",
+    "app/search/loanwords.py",
+    "app/search/query.py",
+    "app/search/rank.py",
+    "app/search/rewrite.py",
+    "app/search/scripts.py",
+    "app/search/searcher.py",
+    "app/search/snippet.py",
+    "app/search/titles.py",
+)
+
+#: mypyc's shared library for the group (`app/_native__mypyc.*.so`), inside the package so
+#: that it is found wherever `app` is.
+_GROUP = "app._native"
+_STAMP = _APP / "native.json"
+_SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
+
+
+def _name(path: str) -> str:
+    return path.removesuffix(".py").replace("/", ".")
+
+
+def _digest(path: str) -> str:
+    return hashlib.sha256((_ROOT / path).read_bytes()).hexdigest()
+
+
+def _built() -> list[Path]:
+    """This interpreter's compiled files of the group that exist."""
+    paths = [_ROOT / (path.removesuffix(".py") + _SUFFIX) for path in MODULES]
+    paths.append(_APP / ("_native__mypyc" + _SUFFIX))
+    return [path for path in paths if path.exists()]
+
+
+def compiled() -> bool:
+    """Whether the search runs compiled in this process (as `guard` decided)."""
+    return _in_use
+
+
+def _stale() -> list[str]:
+    """The group's sources that differ from what was compiled (all of them: no stamp)."""
+    try:
+        stamp = json.loads(_STAMP.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return list(MODULES)
+    if not isinstance(stamp, dict):
+        return list(MODULES)
+    return [path for path in MODULES if stamp.get(path) != _digest(path)]
+
+
+class _SourceFirst(importlib.abc.MetaPathFinder):
+    """Finds the group's modules as their `.py` files, ahead of the compiled ones."""
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None,
+                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+        source = _SOURCES.get(fullname)
+        return importlib.util.spec_from_file_location(fullname, source) if source else None
+
+
+_SOURCES = {_name(path): str(_ROOT / path) for path in MODULES}
+
+
+_in_use = False
+
+
+def guard() -> None:
+    """Pass over the compiled modules unless every one matches its source (see above)."""
+    global _in_use
+    built = _built()
+    if not built:
+        return
+    if os.environ.get("RULES_COMPILED") == "0":
+        sys.meta_path.insert(0, _SourceFirst())
+        return
+    stale = _stale() if len(built) == len(MODULES) + 1 else list(MODULES)
+    _in_use = not stale
+    if stale:
+        sys.meta_path.insert(0, _SourceFirst())
+        print(f"룰사전: {stale[0]} changed since `python -m app compile` "
+              f"({len(stale)} of {len(MODULES)} modules): the search runs as Python; "
+              "compile again, or `python -m app compile --clean`", file=sys.stderr)
+
+
+def build(work: Path) -> list[Path]:
+    """Compile `MODULES` in place (C sources and objects in `work`) and write the stamp.
+    Needs mypy (mypyc), setuptools and a C compiler with Python's headers."""
+    from mypyc.build import mypycify
+    from setuptools import Distribution
+
+    clean()
+    # In place means beside each source, relative to the working folder.
+    with contextlib.chdir(_ROOT):
+        # mypy's cache in `work` too: nothing of the build is left beside the project.
+        extensions = mypycify(["--cache-dir", str(work / "cache"), *MODULES], opt_level="3",
+                              group_name=_GROUP, target_dir=str(work / "c"))
+        distribution = Distribution({"ext_modules": extensions, "script_name": "compile"})
+        command = distribution.get_command_obj("build_ext")
+        command.inplace = True
+        command.build_temp = str(work / "temp")
+        command.build_lib = str(work / "lib")
+        distribution.run_command("build_ext")
+    _STAMP.write_text(json.dumps({path: _digest(path) for path in MODULES}, indent=1) + "\n",
+                      encoding="utf-8")
+    return _built()
+
+
+def clean() -> list[Path]:
+    """Remove the compiled files and the stamp; the search runs as Python again."""
+    removed = _built()
+    for path in removed:
+        path.unlink()
+    _STAMP.unlink(missing_ok=True)
+    return removed
