@@ -9,7 +9,7 @@ import pytest
 from app.corpus.models import Corpus
 from app.search import SearchIndex
 from app.search.contract import CONTRACT
-from app.search.snippet import TermPattern, make_snippet, present_terms, term_pattern
+from app.search.snippet import TermPattern, make_snippet, present_terms, squash, term_pattern
 
 
 def test_marks_and_escapes() -> None:
@@ -119,3 +119,24 @@ def test_search_compiles_only_budgeted_page_terms(index: SearchIndex,
     index.search("단서 " + junk)
     assert compiled and sum(len(t) for t in compiled[-1]) <= CONTRACT.budget.highlight_chars
     assert "단서" in compiled[-1] and all(len(t) < 100 for t in compiled[-1])
+
+
+@pytest.mark.parametrize(("text", "terms"), [
+    ("If an investigator would take damage, assign it to an asset. The card is discarded.",
+     ["damage", "investigator", "틈새", "discard", "wolf"]),
+    ("교전 중인 적이 있는 조사자가 이동하면 틈새 공격을 받습니다.",
+     ["attack", "틈새공격", "이동", "card"]),
+    ("Nothing here matches.", ["damage", "틈새"]),
+])
+def test_a_results_own_terms_mark_its_snippet_as_the_querys_do(text: str,
+                                                               terms: list[str]) -> None:
+    """Each result's snippet is matched with only the terms its text holds (`within`): the
+    same snippet, marks and all, as with every term of the page's results."""
+    pattern = term_pattern(terms)
+    assert pattern is not None
+    own = pattern.within(squash(text))
+    assert make_snippet(text, own) == make_snippet(text, pattern)
+    kept = 0 if own is None else len(list(own.finditer(text)))
+    assert kept == len(list(pattern.finditer(text)))
+    if own is not None:
+        assert own.within(squash(text)) is own

@@ -464,7 +464,8 @@ class SearchIndex:
         # The official term a players' word stood for is a title hit too (AoO → 틈새 공격).
         named_by = {analysis.compact_title(official) for _, official in rewrite.synonyms}
         hits = tuple(Hit(docs[doc_id].page, make_snippet(
-            s.flat, pattern, flattened=True, folded=s.folded,
+            s.flat, pattern.within(s.squashed) if pattern is not None else None,
+            flattened=True, folded=s.folded,
             opening=first.tiers.get(doc_id, Tier.NONE) >= Tier.NAMES
             or (bool(named_by)
                 and analysis.compact_title(docs[doc_id].shown_title) in named_by)),

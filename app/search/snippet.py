@@ -85,13 +85,30 @@ class TermPattern:
     in order. The browser engine compiles that alternation (`termPattern`); the matches are
     the same."""
 
-    __slots__ = ("_reach", "_regexes")
+    __slots__ = ("_folded", "_reach", "_regexes")
 
-    def __init__(self, regexes: Sequence[re.Pattern[str]], reach: Sequence[int]) -> None:
+    def __init__(self, regexes: Sequence[re.Pattern[str]], reach: Sequence[int],
+                 folded: Sequence[str]) -> None:
         self._regexes = tuple(regexes)
         #: Per term, a length its match needs no more than to be found (a match may run on
         #: past it: an English word's tail, read whole once it wins).
         self._reach = tuple(reach)
+        #: Per term, the term case-folded, as `present_terms` tests it.
+        self._folded = tuple(folded)
+
+    def within(self, squashed: str) -> TermPattern | None:
+        """The pattern of the terms that may match in a text whose `squash` is `squashed`,
+        in the same order: the same matches, since the others can never match there (see
+        `present_terms`). A query's pattern holds the terms of all the shown results, and a
+        term absent from one result's text was looked for through all of it, once per
+        search: a fifth of an English question's time."""
+        keep = [i for i, term in enumerate(self._folded) if term in squashed]
+        if len(keep) == len(self._folded):
+            return self
+        if not keep:
+            return None
+        return TermPattern([self._regexes[i] for i in keep], [self._reach[i] for i in keep],
+                           [self._folded[i] for i in keep])
 
     def search(self, text: str, pos: int = 0) -> tuple[int, int] | None:
         """The first match in `text` from `pos`, as (start, end)."""
@@ -140,8 +157,8 @@ def term_pattern(terms: list[str]) -> TermPattern | None:
     `Snippet.word_tail`)."""
     ordered = sorted({t for t in terms if t}, key=len, reverse=True)
     # A Hangul term's match is at most its syllables and a space between each.
-    return TermPattern([_term_regex(t) for t in ordered],
-                       [2 * len(t) for t in ordered]) if ordered else None
+    return TermPattern([_term_regex(t) for t in ordered], [2 * len(t) for t in ordered],
+                       [t.casefold() for t in ordered]) if ordered else None
 
 
 @lru_cache(maxsize=1024)
