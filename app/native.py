@@ -8,12 +8,13 @@ needs it: without a C compiler, or after `compile --clean`, the same modules run
 
 A compiled module is a `.so` beside its `.py`, and Python's import system prefers the `.so`.
 An edit to the `.py` after compiling would then change nothing that runs, silently. So the
-build writes a stamp with each source's SHA-256, and `guard()` (run as the `app` package is
-imported, before any module below it) looks at it: when a source differs from what was
-compiled, or there is no stamp, every compiled module of the group is passed over for its
-`.py` (they call each other directly in C, so one stale module would mix old and new code),
-with one line on stderr saying so. `RULES_COMPILED=0` passes over them too, quietly (the tests
-do: some spy on the search's functions, which compiled code calls directly).
+build writes a stamp with the SHA-256 of each source of the search's packages, and `guard()`
+(run as the `app` package is imported, before any module below it) looks at it: when a source
+differs from what was compiled, or there is no stamp, every compiled module of the group is
+passed over for its `.py` (they call each other directly in C, so one stale module would mix
+old and new code), with one line on stderr saying so. `RULES_COMPILED=0` passes over them
+too, quietly (the tests do: some spy on the search's functions, which compiled code calls
+directly).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-__all__ = ["MODULES", "build", "clean", "compiled", "guard"]
+__all__ = ["MODULES", "STAMPED_PACKAGES", "build", "clean", "compiled", "guard"]
 
 #: The package's folder, and the project's (where `app/` is).
 _APP = Path(__file__).resolve().parent
@@ -57,6 +58,9 @@ MODULES: tuple[str, ...] = (
     "app/search/snippet.py",
     "app/search/titles.py",
 )
+
+#: The packages whose sources the stamp covers (`_stamped`).
+STAMPED_PACKAGES: tuple[str, ...] = ("app/corpus", "app/search")
 
 #: mypyc's shared library for the group (`app/_native__mypyc.*.so`), inside the package so
 #: that it is found wherever `app` is.
@@ -85,15 +89,24 @@ def compiled() -> bool:
     return _in_use
 
 
+def _stamped() -> list[str]:
+    """The sources the stamp covers: every module of the packages the group is in, which are
+    also all it imports from the project (`tests/test_native.py` holds that true). mypyc
+    reads the types of what a compiled module imports, not only its own code."""
+    return sorted(str(path.relative_to(_ROOT)) for package in STAMPED_PACKAGES
+                  for path in (_ROOT / package).rglob("*.py"))
+
+
 def _stale() -> list[str]:
-    """The group's sources that differ from what was compiled (all of them: no stamp)."""
+    """The stamped sources that differ from what was compiled (all of them: no stamp)."""
+    stamped = _stamped()
     try:
         stamp = json.loads(_STAMP.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return list(MODULES)
-    if not isinstance(stamp, dict):
-        return list(MODULES)
-    return [path for path in MODULES if stamp.get(path) != _digest(path)]
+        return stamped
+    if not isinstance(stamp, dict) or sorted(stamp) != stamped:
+        return stamped
+    return [path for path in stamped if stamp[path] != _digest(path)]
 
 
 class _SourceFirst(importlib.abc.MetaPathFinder):
@@ -125,7 +138,7 @@ def guard() -> None:
     if stale:
         sys.meta_path.insert(0, _SourceFirst())
         print(f"룰사전: {stale[0]} changed since `python -m app compile` "
-              f"({len(stale)} of {len(MODULES)} modules): the search runs as Python; "
+              f"({len(stale)} file(s)): the search runs as Python; "
               "compile again, or `python -m app compile --clean`", file=sys.stderr)
 
 
@@ -147,8 +160,8 @@ def build(work: Path) -> list[Path]:
         command.build_temp = str(work / "temp")
         command.build_lib = str(work / "lib")
         distribution.run_command("build_ext")
-    _STAMP.write_text(json.dumps({path: _digest(path) for path in MODULES}, indent=1) + "\n",
-                      encoding="utf-8")
+    _STAMP.write_text(json.dumps({path: _digest(path) for path in _stamped()}, indent=1)
+                      + "\n", encoding="utf-8")
     return _built()
 
 

@@ -6,6 +6,7 @@ import is never touched."""
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import json
 import os
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from app import native
 from tests.conftest import ROOT, missing_tool
 
 #: Prints whether the search runs compiled, then one line per development query (its results
@@ -103,6 +105,32 @@ def test_a_source_edited_after_compiling_runs_as_python(compiled_copy: Path) -> 
     done = _run(compiled_copy, "-c", "from app import native; import app.search; "
                                      "print(native.compiled())")
     assert (done.stdout.strip(), done.stderr) == ("True", "")
+
+
+def test_a_module_the_compiled_ones_import_is_stamped_too(compiled_copy: Path) -> None:
+    """mypyc reads the types of what a compiled module imports: an edit there makes the
+    build stale as well."""
+    source = compiled_copy / "app" / "search" / "contract.py"
+    original = source.read_text(encoding="utf-8")
+    try:
+        source.write_text(original + "\n# edited\n", encoding="utf-8")
+        done = _run(compiled_copy, "-c", "from app import native; import app.search; "
+                                         "print(native.compiled())")
+        assert done.stdout.strip() == "False"
+        assert "app/search/contract.py changed since" in done.stderr
+    finally:
+        source.write_text(original, encoding="utf-8")
+
+
+def test_the_compiled_modules_import_only_from_the_stamped_packages() -> None:
+    packages = tuple(p.replace("/", ".") + "." for p in native.STAMPED_PACKAGES)
+    for path in native.MODULES:
+        tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("app"):
+                for alias in node.names:
+                    name = f"{node.module}.{alias.name}"
+                    assert name.startswith(packages), f"{path} imports {name}"
 
 
 def test_clean_removes_every_compiled_file(compiled_copy: Path) -> None:
