@@ -82,7 +82,7 @@ class Urls:
 
     def history(self, entry_id: str, anchor: str | None = None) -> str:
         """An entry's history page (a removed entry's too), optionally at one change."""
-        path = self.published("/history/" + quote(entry_id, safe="/"))
+        path = self.published("/history/" + _quoted_id(entry_id))
         return f"{path}#{quote(anchor, safe='-_.')}" if anchor else path
 
     def changes(self, source_id: str | None = None) -> str:
