@@ -9,20 +9,23 @@ ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
 
 RUN python3 -m venv /opt/venv
 
-# The search is compiled to C (`python -m app compile`, about a third faster a search): a C
-# compiler, and Python's headers where the base has none (Debian's python3), in this stage only.
+# The search is compiled to C (`python -m app compile`, about a third faster a search): what
+# compiling needs and the base lacks (a C compiler; Python's headers, which Debian's python3
+# has not), in this stage only. `compile --needs` runs on the bare interpreter (only the
+# standard library, and only the three files it imports).
 SHELL ["/bin/bash", "-o", "pipefail", "-c"]
-# hadolint ignore=DL3008
-RUN apt-get update \
-    && headers=$(python3 -c 'import os, sysconfig; print("" if os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")) else "python3-dev")') \
-    && apt-get install -y --no-install-recommends gcc libc6-dev ${headers:+"$headers"} \
-    && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY app/__init__.py app/__main__.py app/native.py ./app/
+# hadolint ignore=DL3008,SC2086
+RUN needs=$(python3 -m app compile --needs) \
+    && if [ -n "$needs" ]; then apt-get update \
+       && apt-get install -y --no-install-recommends $needs \
+       && rm -rf /var/lib/apt/lists/*; fi
 
 # Dependencies come from pyproject.toml (`pip install .`); the list of them is kept, and what
 # compiling needs (the native extra) leaves the venv again once the search is compiled. The
 # project itself leaves it too: the image runs it from /app, the one copy, where it finds
 # templates/, static/ and data/.
-WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY app ./app
 RUN /opt/venv/bin/pip install --no-cache-dir . \

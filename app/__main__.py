@@ -80,13 +80,16 @@ def _update(settings: Settings, base: str | None) -> int:
     return 0
 
 
-def _compile(clean: bool) -> int:
+def _compile(clean: bool, needs: bool) -> int:
     import os
     import subprocess
     import tempfile
 
     from app import native
 
+    if needs:
+        print(" ".join(native.missing_tools()))
+        return 0
     if clean:
         removed = native.clean()
         print(f"removed {len(removed)} compiled file(s): the search runs as Python")
@@ -139,6 +142,9 @@ def main(argv: list[str] | None = None) -> int:
                     "until it is compiled anew.")
     compile_.add_argument("--clean", action="store_true",
                           help="remove the compiled files instead")
+    compile_.add_argument("--needs", action="store_true",
+                          help="only print the Debian packages compiling needs that this "
+                               "machine lacks (a C compiler, Python's headers), on one line")
     export = commands.add_parser(
         "export", help="write the reference as a static site any static file server can serve",
         description="Write every page, the static files, the service worker, sitemap.xml, "
@@ -172,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
              " Default: the manifest's upstream.base (arkham-cards-data on GitHub)")
     args = parser.parse_args(argv)
     if args.command == "compile":
-        return _compile(args.clean)
+        return _compile(args.clean, args.needs)
     from pydantic import ValidationError
 
     from app.settings import Settings, describe

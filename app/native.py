@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-__all__ = ["MODULES", "STAMPED_PACKAGES", "build", "clean", "compiled", "guard"]
+__all__ = ["MODULES", "STAMPED_PACKAGES", "build", "clean", "compiled", "guard", "missing_tools"]
 
 #: The package's folder, and the project's (where `app/` is).
 _APP = Path(__file__).resolve().parent
@@ -133,13 +133,33 @@ def guard() -> None:
     if os.environ.get("RULES_COMPILED") == "0":
         sys.meta_path.insert(0, _SourceFirst())
         return
-    stale = _stale() if len(built) == len(MODULES) + 1 else list(MODULES)
-    _in_use = not stale
-    if stale:
+    if len(built) < len(MODULES) + 1:
+        problem = f"the compiled build is incomplete ({len(built)} of {len(MODULES) + 1} files)"
+    else:
+        stale = _stale()
+        problem = f"{stale[0]} changed since `python -m app compile` ({len(stale)} file(s))" \
+            if stale else ""
+    _in_use = not problem
+    if problem:
         sys.meta_path.insert(0, _SourceFirst())
-        print(f"룰사전: {stale[0]} changed since `python -m app compile` "
-              f"({len(stale)} file(s)): the search runs as Python; "
+        print(f"룰사전: {problem}: the search runs as Python; "
               "compile again, or `python -m app compile --clean`", file=sys.stderr)
+
+
+def missing_tools() -> list[str]:
+    """The Debian packages compiling needs that this machine lacks: a C compiler (the one
+    Python was built with) and Python's headers. `python -m app compile --needs` prints them
+    for the Dockerfile and `.ci/run`, with only the standard library imported."""
+    import shutil
+    import sysconfig
+
+    missing = []
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler) is None:
+        missing += ["gcc", "libc6-dev"]
+    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").exists():
+        missing.append("python3-dev")
+    return missing
 
 
 def build(work: Path) -> list[Path]:

@@ -13,7 +13,6 @@ import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
@@ -42,10 +41,9 @@ for query in json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))["queries"
 def _can_compile() -> None:
     if importlib.util.find_spec("mypyc") is None:
         missing_tool("mypyc not installed: pip install -e '.[native]'", "RULES_NATIVE_TESTS")
-    if shutil.which(sysconfig.get_config_var("CC").split()[0] or "cc") is None:
-        missing_tool("no C compiler: apt-get install gcc", "RULES_NATIVE_TESTS")
-    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").exists():
-        missing_tool("no Python headers: apt-get install python3-dev", "RULES_NATIVE_TESTS")
+    if missing := native.missing_tools():
+        missing_tool(f"compiling needs: apt-get install {' '.join(missing)}",
+                     "RULES_NATIVE_TESTS")
 
 
 def _run(copy: Path, *args: str, compiled: bool = True) -> subprocess.CompletedProcess[str]:
@@ -131,6 +129,29 @@ def test_the_compiled_modules_import_only_from_the_stamped_packages() -> None:
                 for alias in node.names:
                     name = f"{node.module}.{alias.name}"
                     assert name.startswith(packages), f"{path} imports {name}"
+
+
+def test_a_partial_build_runs_as_python_and_says_it_is_incomplete(compiled_copy: Path) -> None:
+    built = next((compiled_copy / "app" / "search").glob("bm25.*.so"))
+    aside = built.with_name(built.name + ".aside")
+    built.rename(aside)
+    try:
+        done = _run(compiled_copy, "-c", "from app import native; import app.search; "
+                                         "print(native.compiled())")
+        assert done.stdout.strip() == "False"
+        files = len(native.MODULES) + 1
+        assert f"the compiled build is incomplete ({files - 1} of {files} files)" in done.stderr
+        assert len(done.stderr.splitlines()) == 1
+    finally:
+        aside.rename(built)
+
+
+def test_what_compiling_needs_is_told_by_a_bare_interpreter() -> None:
+    """The Dockerfile and .ci/run ask before anything is installed: with no site-packages."""
+    done = subprocess.run([sys.executable, "-S", "-m", "app", "compile", "--needs"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == " ".join(native.missing_tools()) + "\n"
 
 
 def test_clean_removes_every_compiled_file(compiled_copy: Path) -> None:
