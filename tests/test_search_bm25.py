@@ -17,12 +17,12 @@ RULES = [
 
 
 def _scores(tmp_path: Path, terms: list[tuple[str, str, float]],
-            allowed: set[int] | None = None) -> dict[str, float]:
+            allowed: set[int] | None = None, listed: tuple[str, ...] = ()) -> dict[str, float]:
     corpus = load_corpus(write_rules_data(tmp_path / "data", RULES))
     ix = load_index(corpus, None)
     with ix.reader() as reader:
         ids = {n: fields["id"] for n, fields in reader.iter_docs()}
-        stats = FieldStats(reader, FIELDS)
+        stats = FieldStats(reader, FIELDS, listed=listed)
         found = score_terms(reader, stats, terms, allowed)
     return {ids[n]: s for n, s in found.items()}
 
@@ -49,3 +49,12 @@ def test_only_allowed_documents_and_known_terms_score(tmp_path: Path) -> None:
     assert _scores(tmp_path, [("body_w", "없는말", 1.0)]) == {}
     only = _scores(tmp_path, [("body_w", "단서", 1.0)], allowed={0})
     assert len(only) == 1
+
+
+def test_fields_listed_in_memory_score_as_whoosh_does(tmp_path: Path) -> None:
+    """A listed field answers "not indexed" from memory: the same for known and unknown
+    terms as asking Whoosh."""
+    terms = [("body_w", "단서", 1.0), ("body_w", "없는말", 1.0), ("body_w", "희귀", 2.0)]
+    asked = _scores(tmp_path / "asked", terms)
+    listed = _scores(tmp_path / "listed", terms, listed=("body_w",))
+    assert asked == listed and set(listed) == {"A", "B", "C"}

@@ -35,9 +35,10 @@ class FieldStats:
         that can have it: `index.TRANSLATION_FIELDS` are only some); default every one.
         `listed`: fields whose every term is held in memory (`lexicons`)."""
         #: Per field of `listed`, every term it has: a term a query meets that is not there
-        #: is known missing without asking Whoosh (a hashed lookup in its term table, about
-        #: 4 % of a search). For small fields: the titles' take 17 ms and 0.4 MiB to list,
-        #: the bodies' would take 0.1 s and more (and queries miss there less).
+        #: is known missing without asking Whoosh (a hashed lookup in its term table, in
+        #: Python: a twelfth of a compiled search). For the fields queries miss in most
+        #: (`searcher._LISTED`), not all: the bodies' bigrams would take more memory and
+        #: start-up than they save.
         self.lexicons: dict[str, frozenset[str]] = {
             field: frozenset(t.decode("utf-8") if isinstance(t, bytes) else str(t)
                              for t in reader.lexicon(field))
