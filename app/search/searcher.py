@@ -66,8 +66,9 @@ _ORDER = CONTRACT.order
 #: The fields whose terms are listed in memory (`FieldStats.lexicons`): the titles', the
 #: English names' and the whole words of the bodies and answered questions, where nearly every
 #: lookup of an unknown term happens (per dev query, 2.7 in `ask_w`, 1.9 in `body_w`: 0.05
-#: ms asked of Whoosh, a twelfth of a compiled search). All of them: 18,000 terms, 30 ms and
-#: 2 MiB at start. Not the bodies' bigrams, 20,000 terms more for 0.005 ms a query.
+#: ms asked of Whoosh, a twelfth of a compiled search). Those two: 13,500 terms, about 26 ms
+#: and 1.6 MiB at start. Not the bodies' bigrams: 20,700 terms, 40 ms and 3.5 MiB more, to
+#: save 0.005 ms a query.
 _LISTED = ("title_w", "title_bg", "alias", "title_tr", "body_w", "ask_w", "body_tr")
 #: A word as typed in either layout: Latin letters, or Hangul syllables and jamo.
 _LAYOUT_WORD = re.compile(r"[A-Za-z]+|[가-힣ㄱ-ㅎㅏ-ㅣ]+")
