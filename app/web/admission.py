@@ -24,7 +24,7 @@ from app.errors import AppError
 from app.web.errors import send_error
 from app.web.routing import route_of
 
-__all__ = ["AdmissionMiddleware", "Busy", "Gate"]
+__all__ = ["ALONE", "AdmissionMiddleware", "Busy", "Gate"]
 
 #: The longest a request waits for a slot before it is refused.
 WAIT_SECONDS = 2.0
@@ -34,6 +34,10 @@ RETRY_AFTER = "1"
 #: Rendering is CPU-bound Python: more at once only share the same core.
 PAGE_SLOTS = 4
 PAGE_QUEUE = 128
+#: Marks (in its scope) an expensive request that is the worker's only search work: it holds
+#: the one slot taken and none waits, once every request that arrived with it has reached its
+#: gate. The lean layer then runs its handler on the event loop (`app.web.lean`).
+ALONE = "rulesajeon.alone"
 
 
 class Busy(AppError):
@@ -86,6 +90,10 @@ class Gate:
         """Give the slot back."""
         self._slots.release()
 
+    def alone(self) -> bool:
+        """Whether the caller, holding a slot, is the only holder and nobody waits."""
+        return self._slots.value == self.slots - 1 and not self._waiting
+
 
 class AdmissionMiddleware:
     """Runs the routes declared `expensive` through the search gate, and every other route but
@@ -122,6 +130,10 @@ class AdmissionMiddleware:
             # the slots and the queue bound the work on the loop as they bound threads (a
             # flood of uncached pages gets its 503s at once, not after every earlier render).
             await anyio.lowlevel.checkpoint()
+            if gate is self.gate and gate.alone():
+                # Nothing else for this worker to do: the search runs on the loop, without
+                # the thread pool's hand-over (`app.web.lean`).
+                scope[ALONE] = True
             await self.app(scope, receive, keep)
         finally:
             gate.leave()

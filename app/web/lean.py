@@ -18,11 +18,17 @@ itself:
   handler's answer, as FastAPI's exception layer gives it; anything else goes up to
   `FrontedApp`, which answers the one handler's 500 as FastAPI's error layer does;
 * a handler runs on the event loop (no thread hop: an entry page is about 0.3 ms of Python),
-  unless its row is `expensive`: search work still runs in the thread pool, where the search
-  gate bounds how many run at once and a flood gets its 503s at once
-  (`tests/test_admission.py`), while health probes and cache hits go on between the threads'
-  turns. On the loop a handler holds every other request of the worker while it runs; the
-  page gate bounds how many are admitted at a time (`admission`).
+  unless its row is `expensive` and the worker has other search work: then it runs in the
+  thread pool, where the search gate bounds how many run at once and a flood gets its 503s at
+  once (`tests/test_admission.py`), while health probes and cache hits go on between the
+  threads' turns. A search that is the worker's only search work (`admission.ALONE`) runs on
+  the loop too: the hand-over to a pool thread and back cost more than the thread gave
+  (measured in-process, the search API took 1.65× the search itself through the pool and
+  1.42× on the loop), and with no other search to share the GIL with, the pool gave nobody a
+  turn sooner than the loop's end of the search does, bar the longest searches (a hostile
+  query's tens of milliseconds, against the interpreter's 5 ms switch). On the loop a handler
+  holds every other request of the worker while it runs; the page gate bounds how many are
+  admitted at a time (`admission`).
 
 The routes stay registered with FastAPI as well: the OpenAPI schema and `create_app(lean=False)`
 (the framework path, which `tests/test_lean.py` compares answer for answer) are unchanged.
@@ -48,6 +54,7 @@ from starlette.routing import compile_path
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.errors import AppError
+from app.web.admission import ALONE
 from app.web.errors import handle_error
 from app.web.routing import Route, route_of
 
@@ -148,7 +155,7 @@ class LeanEndpoints:
         request = Request(scope, receive)
         try:
             kwargs = plan.arguments(request)
-            if plan.threaded:
+            if plan.threaded and not scope.get(ALONE):
                 response = await run_in_threadpool(plan.handler, request, **kwargs)
             else:
                 response = plan.handler(request, **kwargs)

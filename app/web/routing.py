@@ -52,7 +52,8 @@ class Route:
     light: bool = False
     #: Called without FastAPI's request machinery (`app.web.lean`), its parameters read and
     #: validated as FastAPI would: on the event loop (its handler is CPU-short Python), or in
-    #: the thread pool when it is also `expensive` (search work, bounded by admission control).
+    #: the thread pool when it is also `expensive` (search work, bounded by admission control)
+    #: and the worker has other search work at the time (`admission.ALONE`).
     lean: bool = False
     #: The JSON answer's type (a view from `app.web.views`, or a list of one): declared in the
     #: OpenAPI schema. Every JSON route has one; HTML pages have none.
