@@ -142,8 +142,16 @@ def guard() -> None:
     _in_use = not problem
     if problem:
         sys.meta_path.insert(0, _SourceFirst())
-        print(f"룰사전: {problem}: the search runs as Python; "
-              "compile again, or `python -m app compile --clean`", file=sys.stderr)
+        if not _compiling():
+            print(f"룰사전: {problem}: the search runs as Python; "
+                  "compile again, or `python -m app compile --clean`", file=sys.stderr)
+
+
+def _compiling() -> bool:
+    """Whether this process is `python -m app compile`, about to rebuild and report on the
+    build itself: "compile again" read there as if the compile had failed. (While `-m` imports
+    the package, before `app.__main__` runs, `sys.argv[0]` is "-m".)"""
+    return sys.argv[:2] == ["-m", "compile"]
 
 
 def missing_tools() -> list[str]:

@@ -98,6 +98,9 @@ def test_a_source_edited_after_compiling_runs_as_python(compiled_copy: Path) -> 
         assert done.stdout.split() == ["False", "True", "True"]
         assert "app/search/rank.py changed since `python -m app compile`" in done.stderr
         assert len(done.stderr.splitlines()) == 1
+        # The compile command itself rebuilds: it does not first say "compile again".
+        asked = _run(compiled_copy, "-m", "app", "compile", "--needs")
+        assert (asked.returncode, asked.stderr) == (0, "")
     finally:
         source.write_text(original, encoding="utf-8")
     done = _run(compiled_copy, "-c", "from app import native; import app.search; "
