@@ -19,9 +19,12 @@ from pathlib import Path
 
 from app.corpus.hangul import is_syllable
 from app.errors import DataError
-from app.search.analysis import STEM_MARK
 
-__all__ = ["MAX_WORD", "load_words"]
+__all__ = ["MAX_WORD", "STEM_MARK", "load_words"]
+
+#: How the file marks a verb's or adjective's stem (먹-, 아프-), as dictionaries do: the
+#: search matches it by `analysis.verb_stems`, never as a word.
+STEM_MARK = "-"
 
 #: The longest word the file may list: far above any Korean noun.
 MAX_WORD = 20

@@ -27,6 +27,7 @@ from collections.abc import Iterable, Iterator, Set
 
 from app.corpus.hangul import is_syllable
 from app.corpus.normalize import compact, normalize_text
+from app.corpus.words import STEM_MARK
 from app.search import scripts
 from app.search.contract import CONTRACT
 
@@ -193,9 +194,6 @@ _REU = ("라", "러")
 # vowel-final stem's last syllable (때림 → 때리, 버림 → 버리) and -음 after a consonant-final
 # one (붙음 → 붙, 맞음 → 맞).
 _NOUN_FORM = "음"
-#: How the everyday words file (`app/corpus/words.py`) marks a verb's or adjective's stem
-#: (먹-, 아프-), as dictionaries do: it is matched by `verb_stems`, never as a word.
-STEM_MARK = "-"
 # ㄴ and ㄹ: the finals of the adnominal endings (빠져나간, 깔린, 할) (`adnominal_stem`).
 _ADNOMINAL_FINALS = (4, 8)
 # The adnominal ending that is a syllable of its own after a vowel (치우는, 버리는): no verb stem
