@@ -63,8 +63,7 @@ from urllib.parse import quote, urlsplit
 from app.settings import Settings
 from bench import attack_phases as phases
 from bench import hostile_queries
-from bench.load import cpu_seconds
-from bench.server import ROOT, rss_kib, running_server, serving_pids, worktree
+from bench.server import ROOT, cpu_seconds, rss_kib, running_server, serving_pids, worktree
 
 LUA = Path(__file__).with_name("attack.lua")
 SEED = 20261201

@@ -33,7 +33,7 @@ from http.client import HTTPConnection, HTTPException
 from pathlib import Path
 from typing import Any
 
-from bench.load import cpu_seconds
+from bench.server import cpu_seconds
 
 PROBE_TARGETS = ("/healthz", "/rules/Attack_of_Opportunity", "/api/search?q=%EB%8B%A8%EC%84%9C+")
 PROBE_MODES = ("keep-alive", "new connection")

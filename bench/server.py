@@ -15,7 +15,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO
 
@@ -91,6 +91,37 @@ def rss_kib(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+def rss_mib(pid: int) -> float | None:
+    """`rss_kib` in MiB, or None once the process is gone."""
+    try:
+        return rss_kib(pid) / 1024
+    except (OSError, RuntimeError):
+        return None
+
+
+def cpu_seconds(pids: Sequence[int]) -> float:
+    """CPU seconds (user and system) the processes `pids` have used so far; a process that
+    ended counts 0."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+def child_pids(pid: int) -> list[int]:
+    """The direct children of `pid` (nginx's workers)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return found
 
 
 def worker_pids(server_pid: int) -> list[int]:

@@ -34,21 +34,19 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from app.export import ExportResult, export_site
 from app.settings import Settings
 from app.urls import Urls
-from bench.load import (
+from bench.drive import (
     MIX,
     LoadResult,
     bounded,
     collect_paths,
-    cpu_seconds,
     draw_plan,
-    rss_mib,
     run_httpx,
     run_wrk,
     start_server,
     stop_server,
     wait_ready,
 )
-from bench.server import free_port, serving_pids
+from bench.server import child_pids, cpu_seconds, free_port, rss_mib, serving_pids
 from bench.static_server import SUB_PATH, nginx_serving
 
 #: The kinds of request a static site answers (the rest of MIX is the live search API).
@@ -68,7 +66,7 @@ class Measured:
 
 
 def static_paths(paths: dict[str, list[str]], urls: Urls) -> dict[str, str]:
-    """The app's page paths (from `bench.load.collect_paths`) → the export's URL for each."""
+    """The app's page paths (from `bench.drive.collect_paths`) → the export's URL for each."""
     mapped: dict[str, str] = {}
     for path in paths["entry"]:
         mapped[path] = urls.entry(unquote(path.removeprefix("/rules/")))
@@ -77,17 +75,6 @@ def static_paths(paths: dict[str, list[str]], urls: Urls) -> dict[str, str]:
     for path in paths["static"]:
         mapped[path] = urls.path(path)
     return mapped
-
-
-def child_pids(pid: int) -> list[int]:
-    """The direct children of `pid` (nginx's workers)."""
-    found: list[int] = []
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
-            found += [int(c) for c in (task / "children").read_text().split()]
-        except OSError:
-            continue
-    return found
 
 
 def _load(args: argparse.Namespace, port: int, plan: list[str], work: Path,

@@ -17,8 +17,7 @@ from app.web.app import FrontedApp, create_app
 from app.web.hosts import public_base_of
 from app.web.inputs import first_values, page_key
 from app.web.state import reload_library
-from bench.load import cpu_seconds
-from bench.server import rss_kib, running_server
+from bench.server import cpu_seconds, rss_kib, running_server
 from tests.conftest import DATA, LOCAL
 from tests.raw import fetch, responses, wait_for
 
