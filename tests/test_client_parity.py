@@ -1,9 +1,11 @@
-"""The browser engine against the server's search, over the development queries.
+"""The browser engine against the server's search, over every bench query set.
 
 Each query runs through `SearchIndex.search` (the app's own index) and through
 static/engine.js in Node, fed the index and texts the app serves. The two must give the same
 top 5 for every query, except where the server uses a feature the browser does not port
-(`UNPORTED`, below).
+(`UNPORTED`, below). The sets are the development set and the blind sets written without
+seeing either engine: a difference the development set cannot show is a player's offline
+answer differing from the online one.
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ from tests import enginejs
 from tests.conftest import ROOT
 
 QUERIES = ROOT / "bench" / "search-queries.dev.json"
+#: Every query set of the search bench, the development set first.
+QUERY_SETS = [QUERIES, *sorted(p for p in (ROOT / "bench").glob("search-queries.*.json")
+                               if p != QUERIES)]
 
 #: The server's features the browser engine does not port, each with how to tell that a
 #: query used it. None a development query can use: the owned-collections demotion and the
@@ -39,10 +44,12 @@ def served(client: TestClient, tmp_path_factory: pytest.TempPathFactory) -> dict
     return enginejs.write_files(tmp_path_factory.mktemp("client"), index, texts)
 
 
-def parity(server: SearchIndex, served: dict[str, Any]) -> dict[str, Any]:
-    """The development queries through both engines: which top-5 lists are identical, which
-    differ by an unported feature, and which differ otherwise."""
-    queries: list[dict[str, Any]] = json.loads(QUERIES.read_text(encoding="utf-8"))["queries"]
+def parity(server: SearchIndex, served: dict[str, Any], queries_file: Path = QUERIES
+           ) -> dict[str, Any]:
+    """The queries of `queries_file` through both engines: which top-5 lists are identical,
+    which differ by an unported feature, and which differ otherwise."""
+    queries: list[dict[str, Any]] = json.loads(
+        queries_file.read_text(encoding="utf-8"))["queries"]
     answer = enginejs.run({**served, "limit": 5,
                            "queries": [{"q": q["q"], "game": q.get("game", "")} for q in queries]})
     identical, unported, differ = 0, [], []
@@ -64,29 +71,36 @@ def parity(server: SearchIndex, served: dict[str, Any]) -> dict[str, Any]:
             "differ": differ, "median_ms": statistics.median(times), "max_ms": max(times)}
 
 
-def test_browser_top5_is_the_server_s(client: TestClient, served: dict[str, Any]) -> None:
+@pytest.mark.parametrize("queries_file", QUERY_SETS, ids=lambda p: p.stem.split(".")[-1])
+def test_browser_top5_is_the_server_s(client: TestClient, served: dict[str, Any],
+                                      queries_file: Path) -> None:
     server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]
-    found = parity(server, served)
-    print(f"\nparity: identical top 5 {found['identical']}/{found['queries']}; "
+    found = parity(server, served, queries_file)
+    print(f"\nparity ({queries_file.name}): identical top 5 "
+          f"{found['identical']}/{found['queries']}; "
           f"differing by an unported feature {len(found['unported'])}; engine ms per query "
           f"(node) median {found['median_ms']:.2f}, max {found['max_ms']:.2f}")
     print("\n".join(found["unported"]))
     assert not found["differ"], "\n".join(found["differ"])
 
 
-def test_suggestions_are_the_server_s(client: TestClient, served: dict[str, Any]) -> None:
-    """Every prefix a player types of the development queries (up to six characters, as
-    bench.search times them) gets the same suggestions from both engines: titles, and the
-    search's best results when no title answers."""
+@pytest.mark.parametrize("queries_file", QUERY_SETS, ids=lambda p: p.stem.split(".")[-1])
+def test_suggestions_are_the_server_s(client: TestClient, served: dict[str, Any],
+                                      queries_file: Path) -> None:
+    """Every prefix a player types of the queries (up to six characters, as bench.search
+    times them) gets the same suggestions from both engines: titles, and the search's best
+    results when no title answers."""
     server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]
-    queries: list[dict[str, Any]] = json.loads(QUERIES.read_text(encoding="utf-8"))["queries"]
+    queries: list[dict[str, Any]] = json.loads(
+        queries_file.read_text(encoding="utf-8"))["queries"]
     prefixes = list(dict.fromkeys(q["q"][:end] for q in queries
                                   for end in range(1, min(len(q["q"]), 6) + 1)))
     browser = enginejs.run({**served, "suggest": prefixes})["suggestions"]
     differ = [f"{prefix!r}: server {server.suggest(prefix)}, browser {ids}"
               for prefix, ids in zip(prefixes, browser, strict=True)
               if server.suggest(prefix) != ids]
-    print(f"\nsuggest parity: {len(prefixes) - len(differ)}/{len(prefixes)} prefixes")
+    print(f"\nsuggest parity ({queries_file.name}): "
+          f"{len(prefixes) - len(differ)}/{len(prefixes)} prefixes")
     assert not differ, "\n".join(differ)
 
 
