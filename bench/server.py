@@ -1,7 +1,10 @@
-"""Start the app (or another ASGI app) on a free loopback port for tests and benches.
+"""Start the app (or another ASGI app) on a free loopback port for tests and benches, and
+measure a running server's processes (resident memory, CPU seconds, children).
 
-One place for "run a real server, wait until it answers, stop it": the tests' `live_server`,
-the search bench's HTTP rows and the Lighthouse audit all use it.
+`running_server` is "run a real server, wait until it answers, stop it" for the tests'
+`live_server`, the search bench's HTTP rows and the Lighthouse audit. The load benches start
+theirs with `bench.drive.start_server` instead: in a process group of its own, stopped as a
+whole, with the seconds until it was ready measured.
 """
 
 from __future__ import annotations
