@@ -18,7 +18,6 @@ import resource
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -26,6 +25,8 @@ from http.client import HTTPConnection
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
+
+from bench.server import serve_command
 
 ROOT = Path(__file__).resolve().parents[1]
 QUERIES = Path(__file__).with_name("search-queries.dev.json")
@@ -109,7 +110,7 @@ def start_server(port: int, workers: int, index_dir: Path, log: Path,
     }
     with log.open("wb") as out:
         return subprocess.Popen(
-            [sys.executable, "-m", "app", "serve"], cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
+            serve_command(port), cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
             stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
         )
 
