@@ -64,6 +64,7 @@ from app.settings import Settings
 from bench import attack_phases as phases
 from bench import hostile_queries
 from bench.server import ROOT, cpu_seconds, rss_kib, running_server, serving_pids, worktree
+from bench.stats import percentile
 
 LUA = Path(__file__).with_name("attack.lua")
 SEED = 20261201
@@ -179,11 +180,6 @@ def _run_wrk(server: _Server, seconds: int, *script_args: str,
         exhausted=bool(data["exhausted"]))
 
 
-def _percentile(values: list[float], pct: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(pct / 100 * (len(ordered) - 1)))] if values else 0.0
-
-
 @contextlib.contextmanager
 def _in_background(target: Callable[[threading.Event], None]) -> Iterator[None]:
     """Run `target(stop)` in a thread for the duration of the block."""
@@ -272,9 +268,9 @@ def _flood_rows(result: WrkResult, log: _ProbeLog, restarted: bool) -> list[Row]
         ("attacker transport errors", json.dumps(result.transport), "", ""),
     ]
     for path, values in log.latencies.items():
-        p99 = _percentile(values, 99)
+        p99 = percentile(values, 99)
         rows.append((f"probe {path} p50 / p95 / p99 / max ({len(values)} requests)",
-                     " / ".join(f"{_percentile(values, p):.1f}" for p in (50, 95)) +
+                     " / ".join(f"{percentile(values, p):.1f}" for p in (50, 95)) +
                      f" / {p99:.1f} / {max(values, default=0.0):.1f} ms",
                      f"p99 ≤ {TARGET_PROBE_P99_MS:.0f} ms", _verdict(p99 <= TARGET_PROBE_P99_MS)))
     failures = ", ".join(sorted(set(log.failures))[:5])
@@ -491,7 +487,7 @@ def _reload_phase(server: _Server, seconds: int, data: Path, source: Path) -> li
             part = loaded.between(start, end)
             rows.append((f"{name} ({end - start:.0f} s): probe p99 " + " / ".join(
                 _name_of(t) for t in phases.PROBE_TARGETS),
-                " / ".join(f"{phases.percentile(part.latencies[t], 99):.1f}"
+                " / ".join(f"{percentile(part.latencies[t], 99):.1f}"
                            for t in phases.PROBE_TARGETS) + " ms", "", ""))
     return rows + phases.version_rows(server.port, serving_pids(server.pid))
 

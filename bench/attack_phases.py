@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.server import cpu_seconds
+from bench.stats import percentile
 
 PROBE_TARGETS = ("/healthz", "/rules/Attack_of_Opportunity", "/api/search?q=%EB%8B%A8%EC%84%9C+")
 PROBE_MODES = ("keep-alive", "new connection")
@@ -82,11 +83,6 @@ class ProbeLog:
                 part.timeline.append((at - start, target, mode, ms))
         part.statuses = self.statuses
         return part
-
-
-def percentile(values: list[float], pct: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(pct / 100 * (len(ordered) - 1)))] if values else 0.0
 
 
 def _ask(conn: HTTPConnection, path: str) -> int:

@@ -27,6 +27,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from bench.server import serve_command
+from bench.stats import percentile
 
 ROOT = Path(__file__).resolve().parents[1]
 QUERIES = Path(__file__).with_name("search-queries.dev.json")
@@ -267,13 +268,6 @@ async def _httpx_load(port: int, plan: list[str], clients: int, seconds: int,
         p99_ms=percentile(latencies, 99) * 1000, errors=sum(detail.values()),
         error_detail=detail, client_cpu_s=time.process_time() - cpu0,
     )
-
-
-def percentile(ordered: Sequence[float], pct: float) -> float:
-    """The `pct` percentile of the sorted `ordered` (nearest rank); 0 when it is empty."""
-    if not ordered:
-        return 0.0
-    return ordered[min(len(ordered) - 1, round(pct / 100 * (len(ordered) - 1)))]
 
 
 def bounded(args: argparse.Namespace) -> argparse.Namespace:

@@ -43,7 +43,7 @@ from app.search import SearchIndex, analysis
 from app.search.query import MAX_QUERY
 from app.urls import Urls
 from app.web.search_context import closest_entries
-from bench.search import percentile
+from bench.stats import percentile
 
 __all__ = ["KINDS", "TARGET_MS", "generate", "generate_kinds", "main"]
 

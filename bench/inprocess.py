@@ -38,6 +38,7 @@ from urllib.parse import quote, urlencode
 from app.settings import Settings
 from app.web.app import create_app, settle_app
 from app.web.state import Library
+from bench.stats import percentile
 
 QUERIES = Path(__file__).with_name("search-queries.dev.json")
 SEED = 20261202
@@ -90,10 +91,6 @@ def requests(library: Library, names: Mapping[str, str]) -> dict[str, list[tuple
         "api_search": [("/api/search", urlencode({"q": q})) for q in queries],
         "suggest": [("/api/suggest", urlencode({"q": p})) for p in prefixes],
     }
-
-
-def _percentile(ordered: list[float], pct: float) -> float:
-    return ordered[min(len(ordered) - 1, round(pct / 100 * (len(ordered) - 1)))]
 
 
 async def timed(run: Callable[[], Awaitable[object]], rounds: int) -> list[float]:
@@ -151,10 +148,10 @@ async def measure(app: Any, args: argparse.Namespace, rounds: int) -> int:
     blocks = max(1, min(args.blocks, 20))
     for kind, paths in kinds.items():
         measured = [await timed(one(kind, paths), rounds) for _ in range(blocks)]
-        p50s = sorted(_percentile(times, 50) for times in measured)
+        p50s = sorted(percentile(times, 50) for times in measured)
         medians[kind] = p50s[len(p50s) // 2]
         rows.append((kind, medians[kind],
-                     sorted(_percentile(times, 90) for times in measured)[len(p50s) // 2]))
+                     sorted(percentile(times, 90) for times in measured)[len(p50s) // 2]))
         spreads.append(f"{kind} {p50s[0]:.3f}-{p50s[-1]:.3f}")
     # The API against the search itself on the same queries, in the same order: each round is
     # the mean over the whole query set (queries differ 10× in cost); the best of 5 rounds.

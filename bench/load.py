@@ -82,7 +82,6 @@ from bench.drive import (
     collect_paths,
     draw_plan,
     get,
-    percentile,
     run_httpx,
     run_wrk,
     start_server,
@@ -91,6 +90,7 @@ from bench.drive import (
 )
 from bench.server import child_pids, cpu_seconds, free_port, rss_mib, serving_pids
 from bench.static_load import BASE_URL, PAGE_MIX, static_paths
+from bench.stats import percentile
 
 #: Before the cached mix is measured, every distinct URL of its draw is asked for this many
 #: times (in a new order each time, on the load generator's connections, so on either worker):

@@ -40,6 +40,10 @@ from app.urls import Urls
 from app.web.state import load_library
 from bench import figures
 from bench.server import running_server
+from bench.stats import percentile
+
+#: A percentile of no times (a row that did not run): printed as n/a.
+_NONE = float("nan")
 
 ROOT = Path(__file__).resolve().parents[1]
 QUERIES = Path(__file__).with_name("search-queries.dev.json")
@@ -260,14 +264,7 @@ def fts5_peer(corpus: Corpus) -> Search | None:
 
 def _per_round(scores: Scores, pct: float) -> float:
     """The median over rounds of each round's `pct` percentile."""
-    return statistics.median(percentile(times, pct) for times in scores.rounds)
-
-
-def percentile(values: Sequence[float], pct: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(pct / 100 * (len(ordered) - 1)))]
+    return statistics.median(percentile(times, pct, empty=_NONE) for times in scores.rounds)
 
 
 # What a server does at start (`app.web.state.load_library`: the corpus, the index and the
@@ -347,7 +344,11 @@ def http_latency(target: str, path: str, data: Path, index_dir: Path, queries: S
             conn.close()
     except RuntimeError:
         return None
-    return percentile(times, 50), percentile(times, 99)
+    return _p50_p99(times)
+
+
+def _p50_p99(times: Sequence[float]) -> tuple[float, float]:
+    return percentile(times, 50, empty=_NONE), percentile(times, 99, empty=_NONE)
 
 
 def _fmt(value: float | None, digits: int = 2) -> str:
@@ -516,12 +517,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     metric("p50 ms (in-process, median round)", lambda s: _per_round(s, 50), "≤ 1")
     metric("p99 ms (in-process, median round)", lambda s: _per_round(s, 99), "≤ 5")
     rows.append(("p50 / p99 ms, all rounds pooled", [
-        f"{percentile(r.latencies, 50):.2f} / {percentile(r.latencies, 99):.2f}" if r else "n/a"
+        "{:.2f} / {:.2f}".format(*_p50_p99(r.latencies)) if r else "n/a"
         for r in results.values()], ""))
     rows.append(("p50 / p99 ms, first run (cold)", [
-        f"{percentile(r.latencies, 50):.2f} / {percentile(r.latencies, 99):.2f}" if r else "n/a"
+        "{:.2f} / {:.2f}".format(*_p50_p99(r.latencies)) if r else "n/a"
         for r in cold.values()], ""))
-    suggest_p50 = percentile(suggest_ms, 50)
+    suggest_p50 = percentile(suggest_ms, 50, empty=_NONE)
     rows.append(("suggest p50 ms", [_fmt(suggest_p50) + _mark("project", suggest_p50, "≤ 1"),
                                     "n/a", "n/a"], "≤ 1"))
     rows.append(("start-up s (built index)",

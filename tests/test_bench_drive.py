@@ -1,11 +1,13 @@
-"""bench.drive: the load benches' request plan and their bounds on what a typo can ask."""
+"""bench.drive: the load benches' request plan and their bounds on what a typo can ask; and
+bench.stats' percentile, which every bench reports."""
 
 from __future__ import annotations
 
 import argparse
 from collections import Counter
 
-from bench.drive import MIX, bounded, draw_plan, percentile
+from bench.drive import MIX, bounded, draw_plan
+from bench.stats import percentile
 
 
 def test_a_plan_follows_the_mix_and_is_the_same_in_every_run() -> None:
