@@ -83,19 +83,25 @@ def exchange(base: str, data: bytes, *, timeout: float = 10.0) -> bytes:
     """Send `data` as it is on a new connection to `base`; everything the server sends until
     it closes the connection or is quiet for `timeout` seconds (bounded either way)."""
     address = urlsplit(base)
-    received = b""
     with socket.create_connection((address.hostname or "127.0.0.1", address.port or 80),
                                   timeout=timeout) as sock:
         sock.sendall(data)
-        deadline = time.monotonic() + 3 * timeout
-        while time.monotonic() < deadline:
-            try:
-                chunk = sock.recv(65_536)
-            except (TimeoutError, ConnectionResetError):
-                break
-            if not chunk:
-                break
-            received += chunk
+        return read_all(sock, 3 * timeout)
+
+
+def read_all(sock: socket.socket, seconds: float = 60.0) -> bytes:
+    """Everything the server sends on `sock` until it ends the connection, a read times out
+    (the socket's own timeout) or `seconds` pass (bounded either way)."""
+    received = b""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            chunk = sock.recv(65_536)
+        except (TimeoutError, ConnectionResetError):
+            break
+        if not chunk:
+            break
+        received += chunk
     return received
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import socket
 import threading
-import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -31,7 +30,7 @@ from app.web.routing import Route, RouteMiddleware
 from bench.hostile_queries import generate
 from bench.server import running_server
 from tests.conftest import DATA, LOCAL
-from tests.raw import Reply, fetch, responses
+from tests.raw import Reply, fetch, read_all, responses
 
 QUERIES = Path(__file__).parents[1] / "bench" / "search-queries.dev.json"
 
@@ -142,21 +141,11 @@ def _sent_together(base: str, targets: list[str],
             sock.sendall(f"GET {target} HTTP/1.1\r\nHost: {address.netloc}\r\n"
                          "Connection: close\r\n\r\n".encode())
         meanwhile()
-        return [r for sock in sockets for r in responses(_read_all(sock))]
+        return [r for sock in sockets for r in responses(read_all(sock))]
     finally:
         for sock in sockets:
             sock.close()
 
-
-def _read_all(sock: socket.socket) -> bytes:
-    received = b""
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        chunk = sock.recv(65_536)
-        if not chunk:
-            break
-        received += chunk
-    return received
 
 
 def test_a_lone_search_runs_on_the_event_loop_and_searches_together_in_the_pool() -> None:

@@ -16,7 +16,7 @@ import pytest
 from app.web.clients import ClientConnections
 from app.web.hosts import TrustedProxies
 from bench.server import running_server
-from tests.raw import Reply, ended, responses
+from tests.raw import Reply, ended, read_all, responses
 
 ROOT = Path(__file__).resolve().parents[1]
 BOUND = 6
@@ -130,7 +130,7 @@ def test_with_too_many_waiting_a_new_connection_gets_503_at_once(base: str) -> N
         waiting = [_connect(base, "127.0.0.5") for _ in range(MAX_CONNECTIONS)]
         time.sleep(0.3)
         with _connect(base, "127.0.0.5") as extra:
-            refused = responses(_read_all(extra))[0]
+            refused = responses(read_all(extra))[0]
     finally:
         for sock in attackers + waiting:
             sock.close()
@@ -141,12 +141,6 @@ def test_with_too_many_waiting_a_new_connection_gets_503_at_once(base: str) -> N
     assert "x-content-type-options" in refused.headers
     assert "연결이 너무 많습니다" in refused.text
 
-
-def _read_all(sock: socket.socket) -> bytes:
-    received = b""
-    while chunk := sock.recv(65_536):
-        received += chunk
-    return received
 
 
 def test_past_the_bound_an_idle_connection_of_the_address_makes_room(base: str) -> None:
