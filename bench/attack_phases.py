@@ -339,7 +339,9 @@ def _raise_file_limit(wanted: int) -> None:
 ATTACKER_ADDRESS = "127.0.0.2"
 
 
-def _non_reader(port: int, payload: bytes) -> socket.socket | None:
+def non_reader(port: int, payload: bytes) -> socket.socket | None:
+    """A non-blocking socket from the attacker's address, connecting to the server on `port`,
+    with a 4 KiB receive buffer: an attacker that never reads what it is sent."""
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     sock.bind((ATTACKER_ADDRESS, 0))
@@ -364,7 +366,7 @@ def _attack(port: int, count: int, payload_name: str, seconds: float,
     stats = {"connections made": 0, "closed by the server": 0}
 
     def connect() -> None:
-        sock = _non_reader(port, b"")
+        sock = non_reader(port, b"")
         if sock is None:
             return
         data = payload(stats["connections made"])
