@@ -85,7 +85,8 @@ class ProbeLog:
         return part
 
 
-def _ask(conn: HTTPConnection, path: str) -> int:
+def ask(conn: HTTPConnection, path: str) -> int:
+    """GET `path` on `conn` (gzip accepted), the answer read whole; its status."""
     conn.request("GET", path, headers={"Accept-Encoding": "gzip"})
     response = conn.getresponse()
     response.read()
@@ -107,7 +108,7 @@ def probe(port: int, stop: threading.Event, log: ProbeLog) -> None:
         conn = HTTPConnection("127.0.0.1", port, timeout=10) if fresh else kept
         start = time.perf_counter()
         try:
-            status = _ask(conn, path)
+            status = ask(conn, path)
         except (OSError, HTTPException) as exc:
             status = 0
             log.errors.append(f"{target} ({mode}): {type(exc).__name__}")
@@ -145,7 +146,7 @@ def warm(port: int) -> None:
     for _ in range(16):
         conn = HTTPConnection("127.0.0.1", port, timeout=10)
         for _ in range(2):
-            _ask(conn, PROBE_TARGETS[1])
+            ask(conn, PROBE_TARGETS[1])
         conn.close()
 
 

@@ -32,11 +32,12 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from http.client import HTTPConnection
 from pathlib import Path
 from typing import cast
 
 from bench import figures
-from bench.attack_phases import ATTACKER_ADDRESS, index_burst, non_reader
+from bench.attack_phases import ATTACKER_ADDRESS, ask, index_burst, non_reader
 from bench.server import running_server, serve_command
 from bench.stats import percentile
 
@@ -116,40 +117,23 @@ class Round:
     connect_ms: float = 0.0
 
 
-def _ask(sock: socket.socket, request: bytes) -> None:
-    """Send `request` and read one answer with a `content-length` body."""
-    sock.sendall(request)
-    data = b""
-    while b"\r\n\r\n" not in data:
-        chunk = sock.recv(65536)
-        if not chunk:
-            raise ConnectionError("closed before the answer's head")
-        data += chunk
-    head, body = data.split(b"\r\n\r\n", 1)
-    length = next(int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")
-                  if line.lower().startswith(b"content-length:"))
-    while len(body) < length:
-        chunk = sock.recv(65536)
-        if not chunk:
-            raise ConnectionError("closed before the answer's end")
-        body += chunk
-
-
 def _probe(port: int, stop: threading.Event, times: list[tuple[float, str, float]],
            start: float) -> None:
-    request = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
-    kept = socket.create_connection(("127.0.0.1", port), timeout=PROBE_TIMEOUT)
+    kept = HTTPConnection("127.0.0.1", port, timeout=PROBE_TIMEOUT)
     try:
         n = 0
         while not stop.is_set():
             n += 1
             t0 = time.perf_counter()
             if n % 2:
-                _ask(kept, request)
+                ask(kept, "/healthz")
                 kind = "kept"
             else:
-                with socket.create_connection(("127.0.0.1", port), timeout=PROBE_TIMEOUT) as new:
-                    _ask(new, request)
+                new = HTTPConnection("127.0.0.1", port, timeout=PROBE_TIMEOUT)
+                try:
+                    ask(new, "/healthz")
+                finally:
+                    new.close()
                 kind = "new"
             times.append((time.monotonic() - start, kind, (time.perf_counter() - t0) * 1000))
             time.sleep(PROBE_GAP)
