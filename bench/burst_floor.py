@@ -13,8 +13,11 @@ connection. The app is `python -m app serve` with 2 workers and default settings
 round a probe asks every 5 ms, over a kept-alive connection and a new one in turn; after 1 s
 the burst opens `--sockets` non-reading connections from 127.0.0.2 (`SO_RCVBUF` 4096) and,
 0.3 s later, sends on each 120 pipelined `GET /search-index.json`. The table gives the
-probe's answers before the burst and in its first second. Every loop is bounded; only
-127.0.0.1 is contacted.
+probe's answers before the burst and in its first second, and the CPU the server's processes
+spent per connection: on opening them (until the requests are sent), on the requests (until
+the window ends) and on closing them (in the second after). The CPU is the steadier measure:
+the probe's slowest answers vary from round to round with what else the two cores run.
+Every loop is bounded; only 127.0.0.1 is contacted.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from typing import cast
 
 from bench import figures
 from bench.attack_phases import ATTACKER_ADDRESS, ask, index_burst, non_reader
-from bench.server import running_server, serve_command
+from bench.server import child_pids, cpu_seconds, running_server, serve_command
 from bench.stats import percentile
 
 #: Seconds of probing before the burst, from the burst's start after it, and between the
@@ -46,8 +49,9 @@ from bench.stats import percentile
 BEFORE, AFTER, SEND_AFTER = 1.0, 1.0, 0.3
 #: The probe's pause between two requests, and its timeout for one.
 PROBE_GAP, PROBE_TIMEOUT = 0.005, 10.0
-#: Seconds between rounds: the app's workers close the burst's connections and settle.
-SETTLE = 5.0
+#: Seconds between rounds: the app's workers close the burst's connections and settle; the
+#: first `CLOSE_SETTLE` of them count as the closing's CPU.
+SETTLE, CLOSE_SETTLE = 5.0, 1.0
 #: The most sockets a round opens (the process's file limit must hold them).
 MOST_SOCKETS = 4000
 
@@ -115,6 +119,10 @@ class Round:
     before: list[float] = field(default_factory=list)
     during: list[tuple[float, str, float]] = field(default_factory=list)
     connect_ms: float = 0.0
+    #: The server's CPU seconds (all its processes) from the burst's start to its requests,
+    #: from the requests to the window's end, and for the closing of its connections.
+    cpu: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    sockets: int = 0
 
 
 def _probe(port: int, stop: threading.Event, times: list[tuple[float, str, float]],
@@ -151,8 +159,9 @@ def _sockets(count: int) -> Iterator[list[socket.socket]]:
             sock.close()
 
 
-def burst_round(port: int, count: int) -> Round:
-    """One probe run with one burst of `count` non-reading connections in its middle."""
+def burst_round(port: int, count: int, pids: Sequence[int] = ()) -> Round:
+    """One probe run with one burst of `count` non-reading connections in its middle; with
+    the server's `pids`, the CPU they used on the burst (the probe's few requests included)."""
     times: list[tuple[float, str, float]] = []
     stop = threading.Event()
     start = time.monotonic()
@@ -162,21 +171,28 @@ def burst_round(port: int, count: int) -> Round:
     try:
         time.sleep(BEFORE)
         with _sockets(count) as opened:
+            cpu = [cpu_seconds(pids)]
             at = time.monotonic() - start
             for _ in range(count):
                 sock = non_reader(port, b"")
                 if sock is not None:
                     opened.append(sock)
             result.connect_ms = (time.monotonic() - start - at) * 1000
+            result.sockets = len(opened)
             time.sleep(SEND_AFTER)
+            cpu.append(cpu_seconds(pids))
             payload = index_burst(0)
             for sock in opened:
                 with contextlib.suppress(OSError):
                     sock.send(payload)
             time.sleep(max(0.0, at + AFTER - (time.monotonic() - start)))
+            cpu.append(cpu_seconds(pids))
     finally:
         stop.set()
         thread.join(timeout=PROBE_TIMEOUT + 5)
+    time.sleep(CLOSE_SETTLE)
+    cpu.append(cpu_seconds(pids))
+    result.cpu = (cpu[1] - cpu[0], cpu[2] - cpu[1], cpu[3] - cpu[2])
     result.before = [ms for t, _, ms in times if t < at]
     result.during = [(t - at, kind, ms) for t, kind, ms in times if at <= t < at + AFTER]
     return result
@@ -186,7 +202,8 @@ def burst_round(port: int, count: int) -> Round:
 
 COLUMNS = ("server", "round", "connects, ms", "probe before: p50 / max ms",
            "probe answers in the burst's first second", "their p50 / p99 / max ms",
-           "slowest (s after the burst's start, connection, ms)")
+           "slowest (s after the burst's start, connection, ms)",
+           "server CPU per connection: opening / requests / closing, µs")
 
 
 def rows(name: str, rounds: Sequence[Round]) -> list[list[str]]:
@@ -201,7 +218,8 @@ def rows(name: str, rounds: Sequence[Round]) -> list[list[str]]:
             f"{statistics.median(before):.2f} / {max(before):.2f}", str(len(during)),
             f"{percentile(during, 50):.2f} / {percentile(during, 99):.1f} / "
             f"{max(during, default=0.0):.1f}",
-            "; ".join(f"{t:.2f} s {kind} {ms:.1f}" for t, kind, ms in slowest)])
+            "; ".join(f"{t:.2f} s {kind} {ms:.1f}" for t, kind, ms in slowest),
+            " / ".join(f"{seconds / max(one.sockets, 1) * 1e6:.0f}" for seconds in one.cpu)])
     return out
 
 
@@ -234,13 +252,14 @@ def main(argv: Sequence[str] | None = None) -> int:
               "RULES_STATE_DIR": str(Path(tmp) / "state")}, serve_command),
         )
         for name, env, command in servers:
-            with running_server(env, timeout=300, command=command) as (base, _):
+            with running_server(env, timeout=300, command=command) as (base, process):
                 port = int(base.rsplit(":", 1)[1])
+                pids = [process.pid, *child_pids(process.pid)]
                 done = []
                 for n in range(rounds):
                     if n:
                         time.sleep(SETTLE)
-                    done.append(burst_round(port, count))
+                    done.append(burst_round(port, count, pids))
                 table += rows(name, done)
     title = (f"{count} non-reading connections from {ATTACKER_ADDRESS} at once, then 120 "
              f"pipelined /search-index.json on each; probe /healthz every "

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import gzip
 import http.client
+import re
+import shutil
 import socket
+import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -117,3 +120,20 @@ def responses(data: bytes) -> list[Reply]:
         found.append(Reply(int(lines[0].split()[1]), headers, rest[:length]))
         data = rest[length:]
     return found
+
+
+def send_buffer(sock: socket.socket) -> int:
+    """The kernel's send buffer, in bytes, of the server's end of the connection `sock` (a
+    client socket to a server on this machine), as `ss` reports it (`tb` in `skmem`)."""
+    from tests.conftest import missing_tool
+
+    if shutil.which("ss") is None:
+        missing_tool("ss is not installed (apt-get install iproute2): the server's socket "
+                     "buffers are not tested", "RULES_SOCKET_TESTS")
+    here, there = sock.getsockname()[1], sock.getpeername()[1]
+    listed = subprocess.run(
+        ["ss", "-tmnH", "state", "established", f"( sport = :{there} and dport = :{here} )"],
+        capture_output=True, text=True, timeout=10, check=True).stdout
+    found = re.findall(r"\btb(\d+)\b", listed)
+    assert len(found) == 1, f"not one server socket in {listed!r}"
+    return int(found[0])

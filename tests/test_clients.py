@@ -46,14 +46,20 @@ def test_trusted_proxies_and_a_zero_bound_count_nothing() -> None:
 
 
 @pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """The server's base URL, and its log (access lines included)."""
     folder = tmp_path_factory.mktemp("clients")
     env = {"RULES_DATA_DIR": str(ROOT / "data"), "RULES_INDEX_DIR": str(folder / "index"),
            "RULES_WORKERS": "1", "RULES_MAX_CLIENT_CONNECTIONS": str(BOUND),
            "RULES_MAX_CONNECTIONS": str(MAX_CONNECTIONS),
            "RULES_TRUSTED_PROXIES": PROXY}
     with running_server(env, log_path=folder / "server.log") as (url, _):
-        yield url
+        yield url, folder / "server.log"
+
+
+@pytest.fixture(scope="module")
+def base(served: tuple[str, Path]) -> str:
+    return served[0]
 
 
 def _connect(base: str, source: str, receive_buffer: int = 0) -> socket.socket:
@@ -201,3 +207,30 @@ def test_room_made_by_an_idle_connection_goes_to_the_one_that_waited(base: str) 
     finally:
         for sock in silent:
             sock.close()
+
+
+def test_room_passes_over_a_waiting_connection_whose_client_left(
+        served: tuple[str, Path]) -> None:
+    # A flood's clients leave all at once: the room one of them frees goes to a connection
+    # whose client is still there. It went to the one that waited longest even when its
+    # client had left, and the biggest answer was written (and logged as answered) to nobody.
+    base, log = served
+    attackers = [_non_reader(base, "127.0.0.8") for _ in range(BOUND)]
+    try:
+        time.sleep(0.5)
+        gone = _connect(base, "127.0.0.8")
+        gone.sendall(_request(base, "/search-index.json?left=1"))
+        time.sleep(0.2)
+        with _connect(base, "127.0.0.8") as player:
+            player.sendall(_request(base, "/healthz"))
+            time.sleep(0.2)
+            gone.close()  # its client leaves while it waits, ahead of the player
+            time.sleep(0.2)
+            _reset(attackers.pop())  # room for one
+            player.settimeout(3.0)
+            assert _head_of_answer(player).startswith(b"HTTP/1.1 200 ")
+    finally:
+        for sock in attackers:
+            sock.close()
+    time.sleep(0.2)
+    assert "left=1" not in log.read_text(encoding="utf-8")

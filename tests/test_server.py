@@ -14,6 +14,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -22,13 +23,15 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
+from app.web import limits
 from bench.attack_phases import versions_by_worker
 from bench.server import running_server, worker_pids
 from tests.conftest import DATA, ROOT
-from tests.raw import wait_for
+from tests.raw import send_buffer, wait_for
 
 RULES_FILE = "ahlcg-rules.json"
 HALF_A_FILE = '[{"id": "half a file"'
@@ -155,6 +158,11 @@ def test_respawned_workers_serve_the_snapshot_until_sighup(tmp_path: Path) -> No
         parent = process.pid
         first = _wait_for_all_workers(parent, log)
         original = _version(base)
+        # Connections inherit the send buffer's bound from the socket the workers share.
+        url = urlsplit(base)
+        for _ in range(2 * WORKERS):
+            with socket.create_connection((url.hostname, url.port), timeout=10) as sock:
+                assert send_buffer(sock) <= 2 * limits.SEND_BUFFER
 
         # Broken data on disk: every worker is killed and respawned, and still serves.
         (data / RULES_FILE).write_text(HALF_A_FILE, encoding="utf-8")

@@ -63,6 +63,7 @@ from typing import Any, Final, NoReturn
 import httptools
 from uvicorn._types import HTTPScope
 from uvicorn.config import Config
+from uvicorn.logging import TRACE_LOG_LEVEL
 from uvicorn.protocols.http.flow_control import FlowControl
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 from uvicorn.protocols.utils import get_client_addr
@@ -113,6 +114,8 @@ _PROBES: Final = (b"/healthz", b"/readyz")
 _ORIGIN_FORM: Final = re.compile(rb"/[!-\"$-~]*")
 _SECURITY: Final = b"".join(f"{k}: {v}\r\n".encode() for k, v in SECURITY_HEADERS.items())
 _TIOCOUTQ: Final = getattr(termios, "TIOCOUTQ", None)
+#: `tcp_info.tcpi_state` of a socket whose peer has closed its side (include/net/tcp_states.h).
+_TCP_CLOSE_WAIT: Final = 8
 #: SO_LINGER on, 0 s: close() resets the connection and drops what the kernel holds for it.
 _RESET: Final = struct.pack("ii", 1, 0)
 
@@ -156,6 +159,16 @@ _PATH_KEPT_CHARS = 1_024
 _PATHS_KEPT = 1_024
 _recent_quoted = functools.lru_cache(maxsize=_PATHS_KEPT)(urllib.parse.quote)
 _recent_unquoted = functools.lru_cache(maxsize=_PATHS_KEPT)(urllib.parse.unquote)
+
+
+def _address(info: object) -> tuple[str, int | None] | None:
+    """A transport's `sockname` or `peername` as uvicorn's scope holds it: (host, port) of an
+    IPv4 or IPv6 address, (path, None) of a Unix socket."""
+    if isinstance(info, tuple) and len(info) >= 2:
+        return (str(info[0]), int(info[1]))
+    if isinstance(info, str):
+        return (info, None)
+    return None
 
 
 def _quoted(path: str) -> str:
@@ -400,20 +413,29 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
     def connection_made(  # type: ignore[override]
         self, transport: asyncio.Transport
     ) -> None:
-        super().connection_made(transport)
+        # uvicorn's `connection_made`, but for the addresses: it asks uvloop's stand-in socket,
+        # which makes a socket object for each question, where the transport's own `sockname`
+        # and `peername` cost a fifth; and the flow control is made once. A burst of
+        # connections is answered at the pace of this method (bench.burst_floor). The send
+        # buffer (`limits.SEND_BUFFER`) is not set here but inherited from the listening
+        # socket (`app.web.server`), for the same reason.
+        self.connections.add(self)
+        self.transport = transport
         self.flow = _HeldFlow(transport, self)
+        self.server = _address(transport.get_extra_info("sockname"))
+        peer = transport.get_extra_info("peername")
+        self.client = (str(peer[0]), int(peer[1])) if isinstance(peer, tuple) else None
+        self.scheme = "https" if transport.get_extra_info("sslcontext") else "http"
+        if self.logger.level <= TRACE_LOG_LEVEL:
+            prefix = "{}:{} - ".format(*self.client) if self.client else ""
+            self.logger.log(TRACE_LOG_LEVEL, "%sHTTP connection made", prefix)
         self._writer = _OneWrite(transport)
         sock = self._sock = transport.get_extra_info("socket")
         self._fd = sock.fileno() if sock is not None else -1
-        if sock is not None:
-            # The kernel keeps at most this much of the answers for a client (about twice it):
-            # left to autotuning it grew to megabytes per non-reading connection.
-            with contextlib.suppress(OSError):
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, limits.SEND_BUFFER)
         self._waiting_since = self.loop.time()
-        self._arm_head_timer()
         if self._clients is not None and self._clients.bound and not self._admit_client():
-            return
+            return  # refused, or waiting for room: its head is waited for once it has room
+        self._arm_head_timer()
         if self._max_connections and self._counted() > self._max_connections:
             self._make_room()
 
@@ -446,9 +468,8 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         clients = self._clients
         assert clients is not None
         # Not a candidate for the worker's bound (nothing waits on its client), nor counted in
-        # it; no head is waited for.
+        # it; no head is waited for (`_given_room` starts the wait).
         self._waiting_since = None
-        self._cancel_head_timer()
         if not clients.wait(key, self):
             _events.log(logging.WARNING, "client bound",
                         "%s%d connections open from this address, none idle, and %d waiting "
@@ -513,9 +534,27 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             clients.discard(key, self)
             self._client_key = None
             while (waiting := clients.next_waiting(key)) is not None:
-                if not waiting.transport.is_closing():
-                    waiting._given_room(key)
-                    break
+                if waiting.transport.is_closing():
+                    continue
+                if waiting._peer_closed():
+                    # Its client went away while it waited, as a flood's clients do all at
+                    # once: answering first would write (and copy) an answer nobody reads.
+                    waiting._close_now()
+                    continue
+                waiting._given_room(key)
+                break
+
+    def _peer_closed(self) -> bool:
+        """The client has closed its side (the socket is in CLOSE_WAIT), which the transport
+        learns only when it reads again: uvicorn then closes the connection without answering
+        what it had not parsed yet, so that is what a waiting connection's client gets too."""
+        if self._sock is None:
+            return False
+        try:
+            state = self._sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 1)
+        except OSError:
+            return False
+        return bool(state) and state[0] == _TCP_CLOSE_WAIT
 
     def _counted(self) -> int:
         """Open connections that count toward `RULES_MAX_CONNECTIONS`: the ones waiting for

@@ -30,6 +30,7 @@ import logging.config
 import os
 import shutil
 import signal
+import socket
 import sys
 import tempfile
 import time
@@ -37,6 +38,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import uvicorn
+from uvicorn.config import STARTUP_FAILURE
 from uvicorn.supervisors import Multiprocess
 from uvicorn.supervisors.multiprocess import Process
 
@@ -46,12 +48,13 @@ from app.errors import DataError
 from app.logs import log_config
 from app.pidfile import holding_pid_file
 from app.settings import Settings
+from app.web import limits
 from app.web.background import at_low_priority
 from app.web.hosts import LAN
 from app.web.state import PREPARED_ENV, STATUS_ENV, Library, load_library, save_corpus
 from app.web.worker import PROTOCOL, Worker
 
-__all__ = ["config_args", "serve"]
+__all__ = ["config_args", "listening_socket", "serve"]
 
 log = logging.getLogger("app")
 
@@ -107,9 +110,13 @@ def serve(settings: Settings) -> int:
             print(f"룰사전: cannot start: {exc}", file=sys.stderr)
             return 1
         _announce(settings)
-        with holding_pid_file(settings.pid_path):  # `data update` finds the server by it
-            uvicorn.run(app, **args)
-        return 0
+        # `uvicorn.run`, with the listening socket made here.
+        config = uvicorn.Config(app, **args)
+        server = uvicorn.Server(config)
+        with holding_pid_file(settings.pid_path), contextlib.suppress(KeyboardInterrupt):
+            # `data update` finds the server by its pid file.
+            server.run(sockets=[listening_socket(config)])
+        return 0 if server.started else STARTUP_FAILURE
     try:
         snapshots = _Snapshots(settings)
     except (OSError, _InUse) as exc:
@@ -123,10 +130,22 @@ def serve(settings: Settings) -> int:
         config = uvicorn.Config("app.main:app", workers=settings.workers,
                                 **args)
         with holding_pid_file(settings.pid_path):  # the supervisor takes the SIGHUP
-            _Supervisor(config, sockets=[config.bind_socket()], snapshots=snapshots).run()
+            _Supervisor(config, sockets=[listening_socket(config)], snapshots=snapshots).run()
     finally:
         snapshots.close()
     return 0
+
+
+def listening_socket(config: uvicorn.Config) -> socket.socket:
+    """The socket the server accepts from, bound. Every connection accepted from it inherits
+    its send buffer, so the kernel keeps at most about twice `limits.SEND_BUFFER` of the
+    answers for a client (left to autotuning, it grew to megabytes per connection that does
+    not read). Set once here rather than on each connection, where uvloop's stand-in socket
+    makes a socket object for the call: a burst of connections is accepted at the pace of
+    the per-connection work (bench.burst_floor)."""
+    sock = config.bind_socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, limits.SEND_BUFFER)
+    return sock
 
 
 def _announce(settings: Settings) -> None:
