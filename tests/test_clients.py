@@ -209,22 +209,28 @@ def test_room_made_by_an_idle_connection_goes_to_the_one_that_waited(base: str) 
             sock.close()
 
 
+@pytest.mark.parametrize("leaving", ["close", "reset"])
 def test_room_passes_over_a_waiting_connection_whose_client_left(
-        served: tuple[str, Path]) -> None:
+        served: tuple[str, Path], leaving: str) -> None:
     # A flood's clients leave all at once: the room one of them frees goes to a connection
     # whose client is still there. It went to the one that waited longest even when its
     # client had left, and the biggest answer was written (and logged as answered) to nobody.
     base, log = served
-    attackers = [_non_reader(base, "127.0.0.8") for _ in range(BOUND)]
+    address = f"127.0.0.{8 if leaving == 'close' else 10}"
+    attackers = [_non_reader(base, address) for _ in range(BOUND)]
     try:
         time.sleep(0.5)
-        gone = _connect(base, "127.0.0.8")
-        gone.sendall(_request(base, "/search-index.json?left=1"))
+        gone = _connect(base, address)
+        gone.sendall(_request(base, f"/search-index.json?left={leaving}"))
         time.sleep(0.2)
-        with _connect(base, "127.0.0.8") as player:
+        with _connect(base, address) as player:
             player.sendall(_request(base, "/healthz"))
             time.sleep(0.2)
-            gone.close()  # its client leaves while it waits, ahead of the player
+            # Its client leaves while it waits, ahead of the player.
+            if leaving == "reset":
+                _reset(gone)
+            else:
+                gone.close()
             time.sleep(0.2)
             _reset(attackers.pop())  # room for one
             player.settimeout(3.0)
@@ -233,4 +239,4 @@ def test_room_passes_over_a_waiting_connection_whose_client_left(
         for sock in attackers:
             sock.close()
     time.sleep(0.2)
-    assert "left=1" not in log.read_text(encoding="utf-8")
+    assert f"left={leaving}" not in log.read_text(encoding="utf-8")

@@ -114,8 +114,9 @@ _PROBES: Final = (b"/healthz", b"/readyz")
 _ORIGIN_FORM: Final = re.compile(rb"/[!-\"$-~]*")
 _SECURITY: Final = b"".join(f"{k}: {v}\r\n".encode() for k, v in SECURITY_HEADERS.items())
 _TIOCOUTQ: Final = getattr(termios, "TIOCOUTQ", None)
-#: `tcp_info.tcpi_state` of a socket whose peer has closed its side (include/net/tcp_states.h).
-_TCP_CLOSE_WAIT: Final = 8
+#: `tcp_info.tcpi_state` of a socket whose client has gone (include/net/tcp_states.h): it
+#: closed its side (CLOSE_WAIT), or reset the connection (CLOSE).
+_CLIENT_GONE: Final = (8, 7)
 #: SO_LINGER on, 0 s: close() resets the connection and drops what the kernel holds for it.
 _RESET: Final = struct.pack("ii", 1, 0)
 
@@ -545,16 +546,17 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
                 break
 
     def _peer_closed(self) -> bool:
-        """The client has closed its side (the socket is in CLOSE_WAIT), which the transport
-        learns only when it reads again: uvicorn then closes the connection without answering
-        what it had not parsed yet, so that is what a waiting connection's client gets too."""
+        """The client has closed its side or reset the connection, which the transport learns
+        only when it reads again (reading is paused while a connection waits): uvicorn then
+        closes the connection without answering what it had not parsed yet, so that is what
+        a waiting connection's client gets too."""
         if self._sock is None:
             return False
         try:
             state = self._sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 1)
         except OSError:
             return False
-        return bool(state) and state[0] == _TCP_CLOSE_WAIT
+        return bool(state) and state[0] in _CLIENT_GONE
 
     def _counted(self) -> int:
         """Open connections that count toward `RULES_MAX_CONNECTIONS`: the ones waiting for
