@@ -416,7 +416,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
     ) -> None:
         # uvicorn's `connection_made`, but for the addresses: it asks uvloop's stand-in socket,
         # which makes a socket object for each question, where the transport's own `sockname`
-        # and `peername` cost a fifth; and the flow control is made once. A burst of
+        # and `peername` cost a third; and the flow control is made once. A burst of
         # connections is answered at the pace of this method (bench.burst_floor). The send
         # buffer (`limits.SEND_BUFFER`) is not set here but inherited from the listening
         # socket (`app.web.server`), for the same reason.

@@ -54,7 +54,7 @@ from app.web.hosts import LAN
 from app.web.state import PREPARED_ENV, STATUS_ENV, Library, load_library, save_corpus
 from app.web.worker import PROTOCOL, Worker
 
-__all__ = ["config_args", "listening_socket", "serve"]
+__all__ = ["config_args", "serve"]
 
 log = logging.getLogger("app")
 
@@ -115,7 +115,7 @@ def serve(settings: Settings) -> int:
         server = uvicorn.Server(config)
         with holding_pid_file(settings.pid_path), contextlib.suppress(KeyboardInterrupt):
             # `data update` finds the server by its pid file.
-            server.run(sockets=[listening_socket(config)])
+            server.run(sockets=[_listening_socket(config)])
         return 0 if server.started else STARTUP_FAILURE
     try:
         snapshots = _Snapshots(settings)
@@ -130,13 +130,13 @@ def serve(settings: Settings) -> int:
         config = uvicorn.Config("app.main:app", workers=settings.workers,
                                 **args)
         with holding_pid_file(settings.pid_path):  # the supervisor takes the SIGHUP
-            _Supervisor(config, sockets=[listening_socket(config)], snapshots=snapshots).run()
+            _Supervisor(config, sockets=[_listening_socket(config)], snapshots=snapshots).run()
     finally:
         snapshots.close()
     return 0
 
 
-def listening_socket(config: uvicorn.Config) -> socket.socket:
+def _listening_socket(config: uvicorn.Config) -> socket.socket:
     """The socket the server accepts from, bound. Every connection accepted from it inherits
     its send buffer, so the kernel keeps at most about twice `limits.SEND_BUFFER` of the
     answers for a client (left to autotuning, it grew to megabytes per connection that does
