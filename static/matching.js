@@ -168,11 +168,13 @@ var RulesMatching = (function (R) {
       const forms = [word].concat(this.an.variants(word), this.an.looseStems(word));
       return forms.some((f) => has(this.tables[""], f) || has(this.related[""], f) || has(this.names, f));
     }
-    /** The longest entry of `table` starting at `words[start]`: [words used, terms, the
+    /** The longest entry of `table` starting at `words[start]`, of several words when that
+     * word is `light` (a function word: alone it is nobody's term): [words used, terms, the
      * words as they matched], or null. @param {string[]} words @param {number} start
-     * @param {Record<string, string[]>} table @returns {[number, string[], string] | null} */
-    synonymAt(words, start, table) {
-      for (let length = Math.min(this.c.rewrite.longest_run, words.length - start); length > 0; length--) {
+     * @param {Record<string, string[]>} table @param {boolean} [light]
+     * @returns {[number, string[], string] | null} */
+    synonymAt(words, start, table, light = false) {
+      for (let length = Math.min(this.c.rewrite.longest_run, words.length - start); length > (light ? 1 : 0); length--) {
         const run = words.slice(start, start + length), last = run[run.length - 1];
         const lasts = unique([last].concat(this.an.variants(last), this.an.looseStems(last),
           [this.an.adnominalStem(last)]).filter(Boolean));
@@ -244,8 +246,10 @@ var RulesMatching = (function (R) {
           continue;
         }
         const word = words[i];
-        // A light word is never a players' word for a term (말고 is not 말).
-        let found = an.isFunctionWord(word) ? null : this.synonymAt(words, i, table);
+        // A light word alone is never a players' word for a term (말고 is not 말); it may
+        // open one of several words (한 턴, 내 덱, 다 떨어지다).
+        const light = an.isFunctionWord(word);
+        let found = this.synonymAt(words, i, table, light);
         const glued = found || an.isFunctionWord(word) ? null : this.glued(word, table);
         if (glued) {
           // 템사기 is 템 사기: the players' word is looked up again on its own.
@@ -278,8 +282,9 @@ var RulesMatching = (function (R) {
           continue;
         }
         // A related word stays, and the rules' word joins it, unannounced.
-        // A light word is never a related word's (맞아요? asks "is it right").
-        const also = Object.keys(related).length && !an.isFunctionWord(words[i]) ? this.synonymAt(words, i, related) : null;
+        // A light word is never a related word's, nor opens one (맞아요? asks "is it right";
+        // 다 떨어지다 is 다떨어지다 typed as one word).
+        const also = Object.keys(related).length && !light ? this.synonymAt(words, i, related) : null;
         if (also) {
           out = out.concat(words.slice(i, i + also[0]));
           const typedLast = words[i + also[0] - 1];

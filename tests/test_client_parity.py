@@ -175,17 +175,30 @@ def test_the_first_word_of_a_game_s_name_names_it_in_the_browser_too(
         assert browser["ids"][:5] == [hit.id for hit in server.search(query).hits][:5], query
 
 
-def test_an_abbreviation_in_an_english_sentence_is_the_term_in_the_browser_too(
-        client: TestClient, served: dict[str, Any]) -> None:
-    # The English text never spells AoO or XP: the synonyms files' term is searched, and said.
+def _said_alike(client: TestClient, served: dict[str, Any], queries: list[str]) -> None:
+    """Each query takes a synonym on the server, and the browser says the same synonyms and
+    shows the same first five results."""
     server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]
-    queries = ["does the enemy exhaust after an aoo", "upgrading a card xp difference"]
     answers = enginejs.run({**served, "queries": [{"q": q} for q in queries]})["results"]
     for query, browser in zip(queries, answers, strict=True):
         found = server.search(query)
         assert found.synonyms, query
         assert [tuple(pair) for pair in browser["synonyms"]] == list(found.synonyms), query
         assert browser["ids"][:5] == [hit.id for hit in found.hits][:5], query
+
+
+def test_an_abbreviation_in_an_english_sentence_is_the_term_in_the_browser_too(
+        client: TestClient, served: dict[str, Any]) -> None:
+    # The English text never spells AoO or XP: the synonyms files' term is searched, and said.
+    _said_alike(client, served,
+                ["does the enemy exhaust after an aoo", "upgrading a card xp difference"])
+
+
+def test_a_players_phrase_opened_by_a_light_word_is_the_term_in_the_browser_too(
+        client: TestClient, served: dict[str, Any]) -> None:
+    # 한 and 내 are light words; the synonyms files' 한 턴 and 내 덱 are phrases players say:
+    # both engines read them as the rules' words.
+    _said_alike(client, served, ["한 턴에 행동 몇 번", "내 덱 다 떨어지면 어떻게 돼요"])
 
 
 def test_a_short_real_word_is_not_corrected_into_another(served: dict[str, Any]) -> None:

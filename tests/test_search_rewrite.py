@@ -77,6 +77,22 @@ def test_a_related_word_stays_and_the_rules_word_joins_it_unannounced() -> None:
     assert rewriter.rewrite("넣을", "eh").text == "넣을"  # another game's words stay apart
 
 
+def test_a_light_word_opens_a_players_phrase_but_is_never_one_alone() -> None:
+    # 한, 내 and 다 are light words (a count, "my", "all"): alone they are nobody's term, but
+    # the players' phrases they open are (`한 턴`, `내 덱`).
+    rewriter = Rewriter({"ahlcg": {"한턴": ("라운드",), "내덱": ("조사자 덱",), "한": ("하나",)},
+                         "eh": {}},
+                        {"ahlcg": {"다떨어지": ("더 이상 없다",), "다": ("모두",)}, "eh": {}})
+    assert rewriter.rewrite("한 턴에 몇 번", "ahlcg").text == "라운드 몇 번"
+    mine = rewriter.rewrite("내 덱 다 떨어지면", "ahlcg")
+    assert mine.text == "조사자 덱 다 떨어지면" and mine.synonyms == (("내 덱", "조사자 덱"),)
+    # A related phrase is looked up from a word that is not light: typed as one word.
+    assert mine.related == ()
+    glued = rewriter.rewrite("내 덱 다떨어지면", "ahlcg")
+    assert glued.related == (("더 이상 없다", "다떨어지면"),)
+    assert rewriter.rewrite("한 번 다 봤어요", "ahlcg").text == "한 번 다 봤어요"
+
+
 def test_a_game_named_in_a_longer_query_is_taken_out_and_reported() -> None:
     from app.search.rewrite import name_keys
     names = name_keys({"ahlcg": ("아컴호러 카드게임", "아컴"), "eh": ("엘드리치 호러", "엘호")},

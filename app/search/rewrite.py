@@ -186,9 +186,10 @@ class Rewriter:
                 i += named[0]
                 continue
             word = words[i]
-            # A light word is never a players' word for a term (말고 is not 말, a pawn).
-            found = (None if analysis.is_function_word(word)
-                     else _synonym_at(words, i, table, lasts, known))
+            # A light word alone is never a players' word for a term (말고 is not 말, a pawn);
+            # it may open one of several words (`한 턴`, `내 덱`, `다 떨어지다`).
+            light = analysis.is_function_word(word)
+            found = _synonym_at(words, i, table, lasts, known, light=light)
             glued = (None if found is not None or analysis.is_function_word(word)
                      else _glued(word, table, known, everyday))
             if glued is not None:
@@ -228,9 +229,13 @@ class Rewriter:
                 i += length
                 continue
             # A related word stays, and the rules' word for it joins it, unannounced.
-            # A light word is never a related word's (맞아요? asks "is it right", not 맞다).
+            # A light word is never a related word's, nor opens one (맞아요? asks "is it
+            # right", not 맞다): a related line's `다 떨어지다` is `다떨어지다`, typed as one
+            # word. Spaced, such phrases cost the blind sets two first places (2026-12-07:
+            # 한 대 took 공격 from the 맞고 after it; 다 떨어지다, said of anything that runs
+            # out, pulled the encounter deck's rule above the player's).
             also = (_synonym_at(words, i, related, lasts, known)
-                    if related and not analysis.is_function_word(words[i]) else None)
+                    if related and not light else None)
             if also is not None:
                 length, officials, _ = also
                 out.extend(words[i : i + length])
@@ -277,11 +282,12 @@ def _glued(word: str, table: Mapping[str, tuple[str, ...]], known: Callable[[str
 
 def _synonym_at(words: Sequence[str], start: int, table: Mapping[str, tuple[str, ...]],
                 lasts: dict[int, tuple[str, ...]] | None = None,
-                known: Callable[[str], bool] | None = None,
+                known: Callable[[str], bool] | None = None, *, light: bool = False,
                 ) -> tuple[int, tuple[str, ...], str] | None:
-    """The longest synonyms entry starting at `words[start]`: (words used, official terms, the
+    """The longest synonyms entry starting at `words[start]`, of several words when that word
+    is `light` (a function word: alone it is nobody's term): (words used, official terms, the
     words as they matched, the last one without its particle)."""
-    for length in range(min(_RULES.longest_run, len(words) - start), 0, -1):
+    for length in range(min(_RULES.longest_run, len(words) - start), 1 if light else 0, -1):
         run = words[start : start + length]
         # The last word may carry a particle: `서지가`, `클루를`.
         end = start + length - 1
