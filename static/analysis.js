@@ -200,9 +200,12 @@ var RulesAnalysis = (function () {
     /** @param {string} t @returns {string[]} */
     words(t) { return this.normalize(t).match(this.word) || []; }
 
+    /** analysis.is_light_as_typed: listed as light itself (막, 맞아요), not only by a light
+     * stem and an ending (막을 is 막 + 을, but also 막다, to block). @param {string} w */
+    isLightAsTyped(w) { return has(this.suffixSet, w) || has(this.light, w); }
     /** @param {string} w */
     isFunctionWord(w) {
-      if (has(this.suffixSet, w) || has(this.light, w)) return true;
+      if (this.isLightAsTyped(w)) return true;
       if (!isHangul(w)) return false;
       for (let i = 1; i < w.length; i++) {
         if (has(this.light, w.slice(0, i)) && has(this.suffixSet, w.slice(i))) return true;

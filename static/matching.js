@@ -168,6 +168,12 @@ var RulesMatching = (function (R) {
       const forms = [word].concat(this.an.variants(word), this.an.looseStems(word));
       return forms.some((f) => has(this.tables[""], f) || has(this.related[""], f) || has(this.names, f));
     }
+    /** Whether one of `tables` has `word` in one of its forms (rewrite.Rewriter._lists_in).
+     * @param {string} word @param {Record<string, string[]>[]} tables */
+    listsIn(word, tables) {
+      const forms = [word].concat(this.an.variants(word));
+      return forms.some((f) => tables.some((t) => has(t, f)));
+    }
     /** The longest entry of `table` starting at `words[start]`, of several words when that
      * word is `light` (a function word: alone it is nobody's term): [words used, terms, the
      * words as they matched], or null. @param {string[]} words @param {number} start
@@ -247,8 +253,10 @@ var RulesMatching = (function (R) {
         }
         const word = words[i];
         // A light word alone is never a players' word for a term (말고 is not 말); it may
-        // open one of several words (한 턴, 내 덱, 다 떨어지다).
-        const light = an.isFunctionWord(word);
+        // open one of several words (한 턴, 내 덱). A word light only by its stem and ending
+        // that a line lists (막을: 막다; 게인) is that line's (rewrite.Rewriter.rewrite).
+        const light = an.isFunctionWord(word) &&
+          (an.isLightAsTyped(word) || !this.listsIn(word, [table, related]));
         let found = this.synonymAt(words, i, table, light);
         const glued = found || an.isFunctionWord(word) ? null : this.glued(word, table);
         if (glued) {

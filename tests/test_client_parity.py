@@ -197,8 +197,17 @@ def test_an_abbreviation_in_an_english_sentence_is_the_term_in_the_browser_too(
 def test_a_players_phrase_opened_by_a_light_word_is_the_term_in_the_browser_too(
         client: TestClient, served: dict[str, Any]) -> None:
     # 한 and 내 are light words; the synonyms files' 한 턴 and 내 덱 are phrases players say:
-    # both engines read them as the rules' words.
-    _said_alike(client, served, ["한 턴에 행동 몇 번", "내 덱 다 떨어지면 어떻게 돼요"])
+    # both engines read them as the rules' words. 게인 looks like 게 (것) with an ending, and is
+    # gain.
+    _said_alike(client, served,
+                ["한 턴에 행동 몇 번", "내 덱 다 떨어지면 어떻게 돼요", "자원 게인"])
+    # 막을 looks like the filler 막 with a particle, and is 막다, to block (취소 ~ 막다).
+    server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]
+    query = "공격을 막을 수 있나요"
+    browser = enginejs.run({**served, "queries": [{"q": query}]})["results"][0]
+    found = server.search(query)
+    assert found.hits and found.hits[0].id == "Cancel"
+    assert browser["ids"][:5] == [hit.id for hit in found.hits][:5]
 
 
 def test_a_short_real_word_is_not_corrected_into_another(served: dict[str, Any]) -> None:

@@ -93,6 +93,17 @@ def test_a_light_word_opens_a_players_phrase_but_is_never_one_alone() -> None:
     assert rewriter.rewrite("한 번 다 봤어요", "ahlcg").text == "한 번 다 봤어요"
 
 
+def test_a_word_light_only_by_its_ending_is_the_line_s_that_lists_it() -> None:
+    # 막 is a filler (막 해도 돼요) and 게 is 것 (하는 게): 막을 and 게인 look light, but 막다 (to
+    # block) and 게인 (gain) are players' words the files list.
+    rewriter = Rewriter({"ahlcg": {"게인": ("획득하다",)}, "eh": {}},
+                        {"ahlcg": {"막": ("취소",)}, "eh": {}})
+    blocked = rewriter.rewrite("공격을 막을 수 있나요", "ahlcg")
+    assert blocked.related == (("취소", "막을"),)
+    assert rewriter.rewrite("자원 게인", "ahlcg").synonyms == (("게인", "획득하다"),)
+    assert rewriter.rewrite("막 해도 돼요", "ahlcg").text == "막 해도 돼요"  # the filler itself
+
+
 def test_a_game_named_in_a_longer_query_is_taken_out_and_reported() -> None:
     from app.search.rewrite import name_keys
     names = name_keys({"ahlcg": ("아컴호러 카드게임", "아컴"), "eh": ("엘드리치 호러", "엘호")},

@@ -43,6 +43,7 @@ __all__ = [
     "is_function_word",
     "is_hangul",
     "is_inflected",
+    "is_light_as_typed",
     "is_particle",
     "is_verb_form",
     "listed",
@@ -285,6 +286,12 @@ _COUNTS = frozenset(numeral + counter
                                     "열")
                     for counter in ("장", "개", "번", "명", "마리"))
 _FUNCTION = frozenset(_SUFFIXES) | _LIGHT
+
+
+def is_light_as_typed(word: str) -> bool:
+    """True for a word listed as light itself (`막`, `맞아요`, `나음`), not only by a light stem
+    and an ending (`막을` is 막 + 을, but also 막다, to block)."""
+    return word in _FUNCTION
 
 
 def is_function_word(word: str) -> bool:

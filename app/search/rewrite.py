@@ -152,6 +152,12 @@ class Rewriter:
         return any(f in table for f in forms
                    for table in (self._tables[None], self._related[None], self._names))
 
+    @staticmethod
+    def _lists_in(word: str, *tables: Mapping[str, tuple[str, ...]]) -> bool:
+        """Whether one of `tables` has `word` in one of its forms."""
+        forms = (word, *analysis.variants(word))
+        return any(f in table for f in forms for table in tables)
+
     def rewrite(self, text: str, game: str | None, budget: Budget = CONTRACT.budget,
                 known: Callable[[str], bool] = lambda word: True,
                 everyday: Set[str] = frozenset()) -> Rewrite:
@@ -187,8 +193,11 @@ class Rewriter:
                 continue
             word = words[i]
             # A light word alone is never a players' word for a term (말고 is not 말, a pawn);
-            # it may open one of several words (`한 턴`, `내 덱`, `다 떨어지다`).
-            light = analysis.is_function_word(word)
+            # it may open one of several words (`한 턴`, `내 덱`). A word light only by its
+            # stem and ending that a line lists is that line's: 막을 is the filler 막 and 을,
+            # and 막다, to block (`취소 ~ 막다`); 게인 is 게 (것) and 인, and gain.
+            light = analysis.is_function_word(word) and (
+                analysis.is_light_as_typed(word) or not self._lists_in(word, table, related))
             found = _synonym_at(words, i, table, lasts, known, light=light)
             glued = (None if found is not None or analysis.is_function_word(word)
                      else _glued(word, table, known, everyday))
