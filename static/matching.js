@@ -255,16 +255,16 @@ var RulesMatching = (function (R) {
         // A light word alone is never a players' word for a term (말고 is not 말); it may
         // open one of several words (한 턴, 내 덱). A word light only by its stem and ending
         // that a line lists (막을: 막다; 게인) is that line's (rewrite.Rewriter.rewrite).
-        const light = an.isFunctionWord(word) &&
-          (an.isLightAsTyped(word) || !this.listsIn(word, [table, related]));
+        const fn = an.isFunctionWord(word);
+        const light = fn && (an.isLightAsTyped(word) || !this.listsIn(word, [table, related]));
         let found = this.synonymAt(words, i, table, light);
-        const glued = found || an.isFunctionWord(word) ? null : this.glued(word, table);
+        const glued = found || fn ? null : this.glued(word, table);
         if (glued) {
           // 템사기 is 템 사기: the players' word is looked up again on its own.
           words.splice(i, 1, glued[0], glued[1]);
           continue;
         }
-        if (!found && asks > 0 && isHangul(word) && !an.isFunctionWord(word) &&
+        if (!found && asks > 0 && isHangul(word) && !fn &&
             !an.variants(word).some((v) => known(v)) && !an.listed(word, this.everyday)) {
           asks -= 1;
           const close = near.corrections(an.stem(word), 1);

@@ -196,10 +196,11 @@ class Rewriter:
             # it may open one of several words (`한 턴`, `내 덱`). A word light only by its
             # stem and ending that a line lists is that line's: 막을 is the filler 막 and 을,
             # and 막다, to block (`취소 ~ 막다`); 게인 is 게 (것) and 인, and gain.
-            light = analysis.is_function_word(word) and (
+            function = analysis.is_function_word(word)
+            light = function and (
                 analysis.is_light_as_typed(word) or not self._lists_in(word, table, related))
             found = _synonym_at(words, i, table, lasts, known, light=light)
-            glued = (None if found is not None or analysis.is_function_word(word)
+            glued = (None if found is not None or function
                      else _glued(word, table, known, everyday))
             if glued is not None:
                 # 템사기 is 템 사기: the players' word is looked up again on its own.
@@ -207,7 +208,7 @@ class Rewriter:
                 lasts.clear()  # the words after this one moved
                 continue
             if (found is None and asks_left > 0 and analysis.is_hangul(word)
-                    and not analysis.is_function_word(word)
+                    and not function
                     and not any(known(v) for v in analysis.variants(word))
                     and not analysis.listed(word, everyday)):
                 asks_left -= 1
