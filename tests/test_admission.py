@@ -8,6 +8,8 @@ thread pool; `/healthz` then took up to 1.7 s. Now a worker runs a few searches 
 from __future__ import annotations
 
 import json
+import os
+import signal
 import socket
 import threading
 from collections import Counter
@@ -87,26 +89,30 @@ def test_a_busy_server_still_answers_404s_just_without_suggestions(tmp_path: Pat
 
 
 @pytest.fixture(scope="module")
-def narrow(index_dir: Path) -> Iterator[str]:
+def narrow(index_dir: Path) -> Iterator[tuple[str, int]]:
     """A server with one search slot and two places in the queue: a flood overflows it for
-    sure, where the defaults (6 and 128) would need well-timed hundreds of connections."""
+    sure, where the defaults (6 and 128) would need well-timed hundreds of connections. Its
+    base URL and the pid of its one worker (the server process itself)."""
     env = {"RULES_DATA_DIR": str(DATA), "RULES_INDEX_DIR": str(index_dir),
            "RULES_SEARCH_SLOTS": "1", "RULES_SEARCH_QUEUE": "2"}
-    with running_server(env) as (base, _):
-        yield base
+    with running_server(env) as (base, process):
+        yield base, process.pid
 
 
 @pytest.mark.parametrize("path", ["/api/search?q=", "/search?q=", "/api/suggest?q=", "/go/"])
 def test_a_flood_of_unique_searches_gets_fast_503s_and_health_stays_up(
-        narrow: str, path: str) -> None:
+        narrow: tuple[str, int], path: str) -> None:
     """60 unique searches sent at once (each connection opened first, then every request
-    written back to back): the worker sees them together, runs one, queues two and refuses the
-    rest. (A search that finds the worker with no other search work runs at once, on the
-    event loop: a trickle is answered one by one, never refused.)"""
+    written while the worker is held still, so that it reads them in one turn): the worker
+    runs one, queues two and refuses the rest. (A search that finds the worker with no other
+    search work runs at once, on the event loop: a trickle is answered one by one, never
+    refused.)"""
+    base, worker = narrow
     queries = generate(60, seed=len(path))
     health: list[Reply] = []
-    replies = _sent_together(narrow, [path + quote(q, safe="") for q in queries],
-                             meanwhile=lambda: health.append(fetch(narrow, "/healthz", timeout=30)))
+    replies = _sent_together(base, [path + quote(q, safe="") for q in queries],
+                             meanwhile=lambda: health.append(fetch(base, "/healthz", timeout=30)),
+                             held=worker)
     statuses = Counter(reply.status for reply in replies)
     assert health[0].status == 200
     assert len(replies) == len(queries)
@@ -129,17 +135,29 @@ def test_a_crowd_of_players_searching_at_once_is_answered_not_refused(live_serve
 
 
 def _sent_together(base: str, targets: list[str],
-                   meanwhile: Callable[[], object] = lambda: None) -> list[Reply]:
+                   meanwhile: Callable[[], object] = lambda: None,
+                   held: int | None = None) -> list[Reply]:
     """GET every target on a connection of its own, all opened first and then written back to
-    back (a burst a worker reads in one turn); `meanwhile()` while they are answered; the
+    back (a burst a worker reads in one turn; with `held`, that process is stopped while they
+    are written, so that it surely does); `meanwhile()` while they are answered; the
     replies."""
     address = urlsplit(base)
     sockets = [socket.create_connection((address.hostname, address.port), timeout=60)
                for _ in targets]
     try:
-        for sock, target in zip(sockets, targets, strict=True):
-            sock.sendall(f"GET {target} HTTP/1.1\r\nHost: {address.netloc}\r\n"
-                         "Connection: close\r\n\r\n".encode())
+        # Answered once the worker has accepted every connection opened before it (the
+        # listening queue is first in, first out): a burst written to connections still in
+        # that queue reached the app a few at a time, and CI once saw all 60 answered.
+        fetch(base, "/healthz", timeout=30)
+        if held is not None:
+            os.kill(held, signal.SIGSTOP)
+        try:
+            for sock, target in zip(sockets, targets, strict=True):
+                sock.sendall(f"GET {target} HTTP/1.1\r\nHost: {address.netloc}\r\n"
+                             "Connection: close\r\n\r\n".encode())
+        finally:
+            if held is not None:
+                os.kill(held, signal.SIGCONT)
         meanwhile()
         return [r for sock in sockets for r in responses(read_all(sock))]
     finally:
