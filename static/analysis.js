@@ -350,7 +350,9 @@ var RulesAnalysis = (function () {
       // An adnominal form (깔아둔 → 깔아두), also before a clause ending (어려운데 → 어려우).
       const clause = r.after_adnominal_clause.indexOf(word.charAt(word.length - 1)) >= 0 &&
         word.length > this.c.stems.short_ending_stem ? this.adnominalStem(word.slice(0, -1)) : "";
-      [this.adnominalStem(word), clause].forEach(function (f) { if (f && pool.indexOf(f) < 0) pool.push(f); });
+      [this.adnominalStem(word), clause, this.droppedLStem(word)].forEach(function (f) {
+        if (f && pool.indexOf(f) < 0) pool.push(f);
+      });
       for (let i = 0; i < pool.length; i++) {  // grows while it is read
         /** @type {string[]} */
         const found = [];
@@ -602,6 +604,15 @@ var RulesAnalysis = (function () {
       if (!rest || !isSyllable(rest.charAt(0))) return false;
       const code = rest.charCodeAt(0) - BASE;
       return this.r.light_verb_syllables.indexOf(String.fromCharCode(BASE + code - code % PER_MEDIAL)) >= 0;
+    }
+    /** The stem of a ㄹ verb whose ㄹ the adnominal -는 dropped (까는 → 깔, 만드는 → 만들), or ""
+     * (analysis.dropped_l_stem). @param {string} word */
+    droppedLStem(word) {
+      if (word.length < this.c.stems.short_ending_stem ||
+          this.r.adnominal_syllables.indexOf(word.charAt(word.length - 1)) < 0) return "";
+      const head = word.slice(0, -1), before = head.charAt(head.length - 1);
+      if (!isSyllable(before) || (before.charCodeAt(0) - BASE) % PER_MEDIAL) return "";
+      return head.slice(0, -1) + String.fromCharCode(before.charCodeAt(0) + this.r.l_final);
     }
     /** The verb stem of an adnominal form (빠져나간 → 빠져나가), or "" (analysis.adnominal_stem).
      * @param {string} word */

@@ -370,7 +370,11 @@ var RulesEngine = (function (R, M) {
         if (jamoRun.test(token)) continue;
         if (!analysed.has(token)) {
           if (analysed.size >= budget.words) break;
-          const hangul = isHangul(token), forms = an.variants(token), grams = an.hanGrams(token);
+          const hangul = isHangul(token), grams = an.hanGrams(token);
+          // The variants are memoised: the ㄹ stem goes on a copy.
+          const dropped = hangul ? an.droppedLStem(token) : "";
+          const forms = dropped && an.variants(token).indexOf(dropped) < 0 ?
+            an.variants(token).concat([dropped]) : an.variants(token);
           const stem = hangul ? shortest(forms) : forms[0];
           const vocab = hangul ? this.hangul : this.english;
           // A word a related-words line matched is a word players use: never a typo.

@@ -183,7 +183,7 @@ var RulesMatching = (function (R) {
       for (let length = Math.min(this.c.rewrite.longest_run, words.length - start); length > (light ? 1 : 0); length--) {
         const run = words.slice(start, start + length), last = run[run.length - 1];
         const lasts = unique([last].concat(this.an.variants(last), this.an.looseStems(last),
-          [this.an.adnominalStem(last)]).filter(Boolean));
+          [this.an.adnominalStem(last), this.an.droppedLStem(last)]).filter(Boolean));
         for (const form of lasts) {
           const key = run.slice(0, -1).join("") + form;
           // A one-syllable term with an ending is a verb of its own when the index knows a

@@ -210,6 +210,19 @@ def test_a_players_phrase_opened_by_a_light_word_is_the_term_in_the_browser_too(
     assert browser["ids"][:5] == [hit.id for hit in found.hits][:5]
 
 
+def test_a_verb_whose_l_dropped_finds_its_rule_in_the_browser_too(
+        client: TestClient, served: dict[str, Any]) -> None:
+    # 까는, 드는 and 만드는 are 깔다, 들다 and 만들다 with the ㄹ dropped before -는.
+    server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]
+    queries = {"카드 까는 법": "Put_into_Play", "손에 드는 카드": "Hand_Size",
+               "카드 더미 만드는 법": "ehr-7_카드_더미_만들기"}
+    answers = enginejs.run({**served, "queries": [{"q": q} for q in queries]})["results"]
+    for (query, rule), browser in zip(queries.items(), answers, strict=True):
+        found = [hit.id for hit in server.search(query).hits]
+        assert found[0] == rule, (query, found[:3])
+        assert browser["ids"][:5] == found[:5], query
+
+
 def test_a_short_real_word_is_not_corrected_into_another(served: dict[str, Any]) -> None:
     # 파기 is in no text; 자기 (oneself), one jamo away, is a word of the texts but no rules
     # term: the browser, before it heard loanwords (파기 is "purge"), once fell back to it.

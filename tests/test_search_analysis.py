@@ -258,6 +258,24 @@ def test_an_auxiliary_verb_or_adnominal_ending_leaves_the_main_verbs_stem(word: 
 
 
 @pytest.mark.parametrize(("word", "stem"), [
+    ("까는", "깔"), ("드는", "들"), ("만드는", "만들"), ("여는", "열"), ("푸는", "풀"),
+])
+def test_the_l_a_verb_drops_before_neun_comes_back(word: str, stem: str) -> None:
+    # 깔다 (to put into play) says 까는 (비용 안 내고 바로 까는 효과): its ㄹ drops before -는, and
+    # the stem `variants` leaves (까) is another verb. `카드 까는 법` found no rule about
+    # putting cards into play.
+    assert analysis.dropped_l_stem(word) == stem
+    assert stem in analysis.verb_stems(word)
+    assert analysis.is_verb_form(word, frozenset({stem + analysis.STEM_MARK}))
+
+
+def test_only_a_syllable_with_no_final_before_neun_can_have_lost_its_l() -> None:
+    assert analysis.dropped_l_stem("먹는") == ""  # 먹다: the ㄱ stays
+    assert analysis.dropped_l_stem("는") == ""
+    assert analysis.dropped_l_stem("까고") == ""
+
+
+@pytest.mark.parametrize(("word", "stem"), [
     ("골라도", "고르"), ("빨라도", "빠르"), ("써도", "쓰"), ("까도", "까"), ("불러도", "부르"),
 ])
 def test_the_even_if_ending_leaves_the_stem_though_do_is_a_particle_too(word: str,

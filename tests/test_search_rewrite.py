@@ -104,6 +104,14 @@ def test_a_word_light_only_by_its_ending_is_the_line_s_that_lists_it() -> None:
     assert rewriter.rewrite("막 해도 돼요", "ahlcg").text == "막 해도 돼요"  # the filler itself
 
 
+def test_a_verb_whose_l_dropped_before_neun_is_the_line_s_that_lists_it() -> None:
+    # 까는 is 깔다's (to put into play: `플레이 영역에 두다 ~ 깔다`), not 까다's.
+    rewriter = Rewriter(TABLES, {"ahlcg": {"깔": ("플레이 영역에 두다",)}, "eh": {}})
+    assert rewriter.rewrite("바로 까는 효과", "ahlcg").related == (
+        ("플레이 영역에 두다", "까는"),)
+    assert rewriter.rewrite("바로 까고", "ahlcg").related == ()
+
+
 def test_a_game_named_in_a_longer_query_is_taken_out_and_reported() -> None:
     from app.search.rewrite import name_keys
     names = name_keys({"ahlcg": ("아컴호러 카드게임", "아컴"), "eh": ("엘드리치 호러", "엘호")},

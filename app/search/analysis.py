@@ -406,6 +406,16 @@ def adnominal_stem(word: str) -> str:
     return word[:-1] + chr(0xAC00 + code - code % 28)
 
 
+def dropped_l_stem(word: str) -> str:
+    """The stem of a ㄹ verb whose ㄹ the adnominal -는 dropped (까는 → 깔, 만드는 → 만들, 여는 →
+    열): the syllable before 는 with ㄹ as its final; "" when `word` can be no such form."""
+    if len(word) < _STEMS.short_ending_stem or word[-1] not in _ADNOMINAL_SYLLABLES:
+        return ""
+    if not is_syllable(word[-2]) or (ord(word[-2]) - 0xAC00) % 28:
+        return ""
+    return word[:-2] + chr(ord(word[-2]) + _L_FINAL)
+
+
 def loose_stems(word: str) -> list[str]:
     """Every stem left by removing one known suffix, however short, or the noun form -ㅁ/-음
     (`때림` → 때리): for matching a word against a short list of known terms (`탭된` → 탭),
@@ -495,7 +505,7 @@ def verb_stems(word: str) -> tuple[str, ...]:
     # An adnominal form (깔아둔 → 깔아두), also before a clause ending (어려운데 → 어려우).
     adnominal = (adnominal_stem(word[:-1]) if word[-1] in _AFTER_ADNOMINAL_CLAUSE
                  and len(word) > _STEMS.short_ending_stem else "")
-    for form in (adnominal_stem(word), adnominal):
+    for form in (adnominal_stem(word), adnominal, dropped_l_stem(word)):
         if form and form not in pool:
             pool.append(form)
     for form in pool:  # grows while it is read: each new stem is undone further

@@ -147,6 +147,9 @@ def make_plan(text: str, hangul_vocab: Vocabulary, english_vocab: Vocabulary,
                 break
             hangul = analysis.is_hangul(token)
             forms = analysis.variants(token)
+            dropped = analysis.dropped_l_stem(token) if hangul else ""
+            if dropped and dropped not in forms:
+                forms = (*forms, dropped)
             grams = tuple(analysis.han_grams(token))
             stem = min(forms, key=len) if hangul else forms[0]
             vocab = hangul_vocab if hangul else english_vocab

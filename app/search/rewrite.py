@@ -305,7 +305,7 @@ def _synonym_at(words: Sequence[str], start: int, table: Mapping[str, tuple[str,
         if forms is None:
             forms = tuple(dict.fromkeys(filter(None, (
                 run[-1], *analysis.variants(run[-1]), *analysis.loose_stems(run[-1]),
-                analysis.adnominal_stem(run[-1])))))
+                analysis.adnominal_stem(run[-1]), analysis.dropped_l_stem(run[-1])))))
             if lasts is not None:
                 lasts[end] = forms
         # The words are already normalised (`analysis.words`): joined, they are compact.
