@@ -210,12 +210,15 @@ def test_a_players_phrase_opened_by_a_light_word_is_the_term_in_the_browser_too(
     assert browser["ids"][:5] == [hit.id for hit in found.hits][:5]
 
 
-def test_a_verb_whose_l_dropped_finds_its_rule_in_the_browser_too(
+def test_a_verb_whose_l_dropped_or_whose_ending_is_spoken_finds_its_rule_in_the_browser_too(
         client: TestClient, served: dict[str, Any]) -> None:
     # 까는, 드는 and 만드는 are 깔다, 들다 and 만들다 with the ㄹ dropped before -는.
     server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]
     queries = {"카드 까는 법": "Put_into_Play", "손에 드는 카드": "Hand_Size",
-               "카드 더미 만드는 법": "ehr-7_카드_더미_만들기"}
+               "카드 더미 만드는 법": "ehr-7_카드_더미_만들기",
+               # and -려는데 and -면서 leave the verb (the endings are shipped to the browser)
+               "후퇴하려는데 쓰러진 건가요": "Resign",
+               "적이랑 싸우면서 이동해도 돼요": "Attack_of_Opportunity"}
     answers = enginejs.run({**served, "queries": [{"q": q} for q in queries]})["results"]
     for (query, rule), browser in zip(queries.items(), answers, strict=True):
         found = [hit.id for hit in server.search(query).hits]

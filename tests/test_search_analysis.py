@@ -269,6 +269,17 @@ def test_the_l_a_verb_drops_before_neun_comes_back(word: str, stem: str) -> None
     assert analysis.is_verb_form(word, frozenset({stem + analysis.STEM_MARK}))
 
 
+@pytest.mark.parametrize(("word", "stem"), [
+    ("뽑으려는데", "뽑"), ("후퇴하려는데", "후퇴"), ("막으려면", "막"), ("뽑았더니", "뽑"),
+    ("쓰면서", "쓰"), ("교전하면서", "교전"),
+])
+def test_what_a_player_was_about_to_do_or_did_meanwhile_leaves_the_stem(word: str,
+                                                                        stem: str) -> None:
+    # -(으)려는데, -(으)려면, -았더니, -(으)면서: a described situation's verbs (`후퇴하려는데
+    # 이러면 쓰러진 걸로 치나요` did not reach 후퇴, and found Resign fourth).
+    assert stem in analysis.variants(word)
+
+
 def test_only_a_syllable_with_no_final_before_neun_can_have_lost_its_l() -> None:
     assert analysis.dropped_l_stem("먹는") == ""  # 먹다: the ㄱ stays
     assert analysis.dropped_l_stem("는") == ""

@@ -93,6 +93,16 @@ def test_player_queries(index: SearchIndex, query: str, expected: str) -> None:
     assert expected in ids(index, query)[:3]
 
 
+@pytest.mark.parametrize(("query", "expected"), [
+    ("후퇴하려는데 쓰러진 건가요", "Resign"),
+    ("적이랑 싸우면서 이동해도 돼요", "Attack_of_Opportunity"),
+])
+def test_a_situation_told_with_what_a_player_was_about_to_do_finds_its_rule(
+        index: SearchIndex, query: str, expected: str) -> None:
+    # The verb before -려는데 or -면서 is the situation's: 후퇴 (resign), 싸우다 (fight).
+    assert ids(index, query)[0] == expected
+
+
 def test_icon_labels_are_searchable(index: SearchIndex, corpus: Corpus) -> None:
     shown = {e.id for e in corpus if 'aria-label="반응 격발"' in e.html}
     assert shown
