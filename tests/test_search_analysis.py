@@ -272,6 +272,10 @@ def test_the_l_a_verb_drops_before_neun_comes_back(word: str, stem: str) -> None
 @pytest.mark.parametrize(("word", "stem"), [
     ("뽑으려는데", "뽑"), ("후퇴하려는데", "후퇴"), ("막으려면", "막"), ("뽑았더니", "뽑"),
     ("쓰면서", "쓰"), ("교전하면서", "교전"),
+    # glued to the clause they open, and a remark's ending
+    ("뽑자마자", "뽑"), ("해결하고나서", "해결"), ("이동하기전에", "이동"),
+    ("공개하는중에", "공개"), ("버릴때", "버리"), ("뽑을때", "뽑"), ("섞잖아요", "섞"),
+    ("뽑지않나요", "뽑"), ("뽑으니까", "뽑"),
 ])
 def test_what_a_player_was_about_to_do_or_did_meanwhile_leaves_the_stem(word: str,
                                                                         stem: str) -> None:

@@ -87,7 +87,8 @@ _ENDINGS = (
     "하다", "한다", "합니다", "하는", "하면", "하여", "해서", "하고", "했다", "했을", "할", "한",
     "함", "해", "하지", "하기", "하며", "하려면", "하거나", "하도록", "할때", "하는데", "했습니다",
     "해야", "하세요", "합", "했", "할수", "하라", "하라는", "하라고", "하는게", "하는거", "하는건",
-    "하게", "하려는데", "하려는", "하려고", "했더니", "하면서",
+    "하게", "하려는데", "하려는", "하려고", "했더니", "하면서", "하자마자", "하고나서", "하기전에",
+    "하기전", "하는중에", "하는중", "하네요", "하잖아요", "하지않",
     # 되다
     "되다", "된다", "됩니다", "되는", "되면", "되어", "돼", "된", "될", "됨", "되지", "되기",
     "되었다", "되었을", "되고", "되거나", "되도록", "되며", "되었", "됐", "되게",
@@ -125,6 +126,10 @@ _ENDINGS = (
     # what one was about to do, did just before, or does meanwhile (뽑으려는데, 후퇴하려는데,
     # 막으려면, 뽑았더니, 쓰면서)
     "려는데", "으려는데", "려는", "으려는", "으려면", "더니", "았더니", "었더니", "면서", "으면서",
+    # glued to the clause they open (뽑자마자, 해결하고나서, 뽑기전에, 이동하는중에) and a spoken
+    # remark's ending (뽑네요, 섞잖아요, 뽑지않나요, 뽑으니까)
+    "자마자", "고나서", "기전에", "기전", "는중에", "는중", "네요", "잖아요", "잖아", "지않",
+    "으니까", "을때",
     # a verb as a dictionary writes it, as players name what happened (맞다, 죽다, 버리다)
     "다",
 )
@@ -157,9 +162,11 @@ for _suffix in _SUFFIXES:
 # hangul.JONGSEONG, the syllables that may carry it, or "" for any). 습니다 is its own ending
 # (뽑습니다), never 스 + ㅂ니다. -ㄴ다 only on 진 (지다: 버려진다, 떨어진다): Hangul loanwords end
 # in -ㄴ다 too (어젠다, 프로파간다), and a notice quoting ‘어제’ for 어젠다 is wrong.
+# -ㄹ 때 written together (버릴때, 쓰러질때: 버리 + ㄹ때; after a consonant -을때 is a syllable
+# ending of its own).
 _B_FINAL = 17
 _M_FINAL = 16
-_JAMO_ENDINGS = (("니다", _B_FINAL, ""), ("다", 4, "진"), ("", _M_FINAL, ""))
+_JAMO_ENDINGS = (("니다", _B_FINAL, ""), ("다", 4, "진"), ("", _M_FINAL, ""), ("때", 8, ""))
 # -아/-어 merged into a stem's last vowel: 세우+어 = 세워, 버리+어 = 버려, 보+아 = 봐, 되+어 = 돼,
 # also in the past (세웠다, 버렸고). Players' questions use these forms (세워서, 버려도), the rules
 # mostly -ㅂ니다 (세웁니다, 버립니다), so the stem is restored on both sides: vowel of the merged
