@@ -605,14 +605,18 @@ var RulesAnalysis = (function () {
       const code = rest.charCodeAt(0) - BASE;
       return this.r.light_verb_syllables.indexOf(String.fromCharCode(BASE + code - code % PER_MEDIAL)) >= 0;
     }
-    /** The stem of a ㄹ verb whose ㄹ the adnominal -는 dropped (까는 → 깔, 만드는 → 만들), or ""
+    /** The stem of a ㄹ verb whose ㄹ an ending dropped (까는 → 깔, 드나요 → 들), or ""
      * (analysis.dropped_l_stem). @param {string} word */
     droppedLStem(word) {
-      if (word.length < this.c.stems.short_ending_stem ||
-          this.r.adnominal_syllables.indexOf(word.charAt(word.length - 1)) < 0) return "";
-      const head = word.slice(0, -1), before = head.charAt(head.length - 1);
-      if (!isSyllable(before) || (before.charCodeAt(0) - BASE) % PER_MEDIAL) return "";
-      return head.slice(0, -1) + String.fromCharCode(before.charCodeAt(0) + this.r.l_final);
+      for (const ending of this.r.l_dropping) {
+        const cut = word.length - ending.length, before = word.charAt(cut - 1);
+        if (cut >= 1 && word.slice(cut) === ending && isSyllable(before)) {
+          // 하다 and 되다 have no ㄹ to lose (하나요, 되나요).
+          if ((before.charCodeAt(0) - BASE) % PER_MEDIAL || this.r.light_verb_syllables.indexOf(before) >= 0) return "";
+          return word.slice(0, cut - 1) + String.fromCharCode(before.charCodeAt(0) + this.r.l_final);
+        }
+      }
+      return "";
     }
     /** The verb stem of an adnominal form (빠져나간 → 빠져나가), or "" (analysis.adnominal_stem).
      * @param {string} word */

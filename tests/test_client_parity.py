@@ -216,6 +216,7 @@ def test_a_verb_whose_l_dropped_or_whose_ending_is_spoken_finds_its_rule_in_the_
     server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]
     queries = {"카드 까는 법": "Put_into_Play", "손에 드는 카드": "Hand_Size",
                "카드 더미 만드는 법": "ehr-7_카드_더미_만들기",
+               "바로 까세요": "Put_into_Play",
                # and -려는데 and -면서 leave the verb (the endings are shipped to the browser)
                "후퇴하려는데 쓰러진 건가요": "Resign",
                "적이랑 싸우면서 이동해도 돼요": "Attack_of_Opportunity"}

@@ -259,9 +259,11 @@ def test_an_auxiliary_verb_or_adnominal_ending_leaves_the_main_verbs_stem(word: 
 
 @pytest.mark.parametrize(("word", "stem"), [
     ("까는", "깔"), ("드는", "들"), ("만드는", "만들"), ("여는", "열"), ("푸는", "풀"),
+    ("드나요", "들"), ("만드나요", "만들"), ("까세요", "깔"), ("까니까", "깔"), ("여네요", "열"),
 ])
 def test_the_l_a_verb_drops_before_neun_comes_back(word: str, stem: str) -> None:
-    # 깔다 (to put into play) says 까는 (비용 안 내고 바로 까는 효과): its ㄹ drops before -는, and
+    # 깔다 (to put into play) says 까는 (비용 안 내고 바로 까는 효과): its ㄹ drops before -는
+    # (and -나요, -세요, -니까, -네요), and
     # the stem `variants` leaves (까) is another verb. `카드 까는 법` found no rule about
     # putting cards into play.
     assert analysis.dropped_l_stem(word) == stem
@@ -288,6 +290,8 @@ def test_only_a_syllable_with_no_final_before_neun_can_have_lost_its_l() -> None
     assert analysis.dropped_l_stem("먹는") == ""  # 먹다: the ㄱ stays
     assert analysis.dropped_l_stem("는") == ""
     assert analysis.dropped_l_stem("까고") == ""
+    assert analysis.dropped_l_stem("되나요") == ""  # 되다 has no ㄹ to lose
+    assert analysis.dropped_l_stem("이동하는") == ""
 
 
 @pytest.mark.parametrize(("word", "stem"), [

@@ -211,6 +211,9 @@ _ADNOMINAL_FINALS = (4, 8)
 # ends in 느, so the whole syllable comes off (`adnominal_stem`). Not -은 and -을 (먹은, 먹을):
 # after a final consonant they are a noun's particles as often (가방을).
 _ADNOMINAL_SYLLABLES = ("는",)
+# Endings before which a verb stem's final ㄹ drops (깔다: 까는, 까나요, 까니까, 까세요, 까네요),
+# longest first: `dropped_l_stem` puts it back.
+_L_DROPPING = ("니까", "나요", "세요", "네요", "는")
 # What follows an adnominal form in one word, as a spoken clause ending (어려운데 = 어려운 +
 # 데, 없는지): undone by `verb_stems` to the adnominal form, then to its stem.
 _AFTER_ADNOMINAL_CLAUSE = ("데", "지")
@@ -417,13 +420,17 @@ def adnominal_stem(word: str) -> str:
 
 
 def dropped_l_stem(word: str) -> str:
-    """The stem of a ㄹ verb whose ㄹ the adnominal -는 dropped (까는 → 깔, 만드는 → 만들, 여는 →
-    열): the syllable before 는 with ㄹ as its final; "" when `word` can be no such form."""
-    if len(word) < _STEMS.short_ending_stem or word[-1] not in _ADNOMINAL_SYLLABLES:
-        return ""
-    if not is_syllable(word[-2]) or (ord(word[-2]) - 0xAC00) % 28:
-        return ""
-    return word[:-2] + chr(ord(word[-2]) + _L_FINAL)
+    """The stem of a ㄹ verb whose ㄹ an ending dropped (`_L_DROPPING`: 까는 → 깔, 만드는 →
+    만들, 드나요 → 들, 여세요 → 열): the syllable before the ending with ㄹ as its final; ""
+    when `word` can be no such form."""
+    for ending in _L_DROPPING:
+        cut = len(word) - len(ending)
+        if cut >= 1 and word.endswith(ending) and is_syllable(word[cut - 1]):
+            # 하다 and 되다 have no ㄹ to lose (하나요, 되나요).
+            if (ord(word[cut - 1]) - 0xAC00) % 28 or word[cut - 1] in _LIGHT_VERB_SYLLABLES:
+                return ""
+            return word[: cut - 1] + chr(ord(word[cut - 1]) + _L_FINAL)
+    return ""
 
 
 def loose_stems(word: str) -> list[str]:
@@ -722,6 +729,7 @@ def client_tables(*, unicode_tables: bool = True) -> dict[str, object]:
         "past_same_vowel": sorted(_PAST_SAME_VOWEL),
         "adnominal_finals": list(_ADNOMINAL_FINALS),
         "adnominal_syllables": list(_ADNOMINAL_SYLLABLES),
+        "l_dropping": list(_L_DROPPING),
         "after_adnominal_clause": list(_AFTER_ADNOMINAL_CLAUSE),
         "merged_before_particle": list(_MERGED_BEFORE_PARTICLE),
         "nominal_endings": list(_NOMINAL_ENDINGS),
