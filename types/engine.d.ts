@@ -27,6 +27,7 @@ interface Rules {
   adnominal_finals: number[];
   /** `analysis._ADNOMINAL_SYLLABLES`: adnominal endings that are a syllable (치우는, 먹은). */
   adnominal_syllables: string[];
+  /** `analysis._L_DROPPING`: endings before which a stem's final ㄹ drops (까는, 드나요). */
   l_dropping: string[];
   /** `analysis._AFTER_ADNOMINAL_CLAUSE`: a clause ending after an adnominal form (어려운데). */
   after_adnominal_clause: string[];
