@@ -134,10 +134,15 @@ def _squash(text: str) -> str:
 
 
 def relevant(corpus: Corpus, query: Query, entry_id: str) -> bool:
-    """The dev set's rule: the id is listed, or the squashed text holds a squashed phrase."""
+    """The dev set's rule: the id is listed, or the squashed text holds a squashed phrase.
+
+    A listed entry's translation is the same rule: an English page that pairs with a Korean
+    one (`Entry.translations`) is searched as the Korean entry, which folds its text in."""
     if entry_id in query.ids:
         return True
     entry = corpus.get(entry_id)
+    if entry is not None and any(i in query.ids for i in entry.translations.values()):
+        return True
     if entry is None or not query.phrases:
         return False
     text = _squash(entry.text)

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+from collections.abc import Collection
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
 from app.corpus.build import check_data, load_corpus
-from app.corpus.models import Corpus
+from app.corpus.models import Corpus, SourceSpec
+from app.corpus.translations import pair_translations
 from app.errors import DataError
 from tests.conftest import write_manifest
 
@@ -55,12 +58,92 @@ def test_a_translation_of_what_cannot_be_paired_is_refused(tmp_path: Path, extra
         load_corpus(folder)
 
 
+def _with_history(folder: Path, source: str, file: str, revisions: list[list[dict[str, str]]],
+                  ) -> None:
+    """Give `source` (served from `file`) a history of `revisions`, oldest first."""
+    manifest = json.loads((folder / "sources.json").read_text(encoding="utf-8"))
+    spec = next(s for s in manifest["sources"] if s["id"] == source)
+    spec["history"] = {"folder": f"history/{source}"}
+    (folder / "sources.json").write_text(json.dumps(manifest, ensure_ascii=False),
+                                         encoding="utf-8")
+    (folder / "history" / source).mkdir(parents=True)
+    listed = []
+    for n, nodes in enumerate(revisions, start=1):
+        data = json.dumps(nodes, ensure_ascii=False).encode()
+        name = f"2023-0{n}-01_r{n}.json"
+        (folder / "history" / source / name).write_bytes(data)
+        listed.append({"file": name, "date": f"2023-0{n}-01", "subject": f"revision {n}",
+                       "commit": f"{n}" * 9, "sha256": hashlib.sha256(data).hexdigest()})
+    (folder / "history" / source / "revisions.json").write_text(
+        json.dumps({"revisions": listed}))
+    assert (folder / file).is_file()
+
+
+_SWARMING = "무리 X 키워드가 있는 적은 우두머리 적과 무리 카드 X장으로 이루어집니다."
+
+
+def test_an_id_renamed_on_one_side_still_pairs_through_its_history(tmp_path: Path) -> None:
+    # Upstream renamed `Swarming X` to `Swarming` in the Korean file only (2023-01-26).
+    folder = _pair(tmp_path, [{"id": "Swarming", "title": "무리 X", "text": _SWARMING}],
+                   [{"id": "Swarming X", "title": "Swarming X", "text": "Swarming X enemies."}])
+    _with_history(folder, "ko", RULES,
+                  [[{"id": "Swarming X", "title": "무리 X", "text": _SWARMING}]])
+    corpus = load_corpus(folder)
+    assert corpus.entries["Swarming"].translations == {"en": "en/Swarming X"}
+    assert corpus.entries["en/Swarming X"].translations == {"ko": "Swarming"}
+    assert corpus.english_name(corpus.entries["Swarming"]) == "Swarming X"
+    assert not [p for p in check_data(folder) if "translation" in p.message]
+
+
+def test_the_other_side_renamed_pairs_too(tmp_path: Path) -> None:
+    folder = _pair(tmp_path, [{"id": "Old", "title": "가", "text": "하나."}],
+                   [{"id": "New", "title": "Aa", "text": "One rule, renamed."}])
+    _with_history(folder, "en", "en.json",
+                  [[{"id": "Old", "title": "Aa", "text": "One rule, renamed."}]])
+    assert load_corpus(folder).entries["Old"].translations == {"en": "en/New"}
+
+
+def test_without_a_history_a_different_id_stays_unpaired(tmp_path: Path) -> None:
+    folder = _pair(tmp_path, [{"id": "Swarming", "title": "무리 X", "text": _SWARMING}],
+                   [{"id": "Swarming X", "title": "Swarming X", "text": "Swarming X enemies."}])
+    assert load_corpus(folder).entries["Swarming"].translations == {}
+
+
+def _spec(source: str, lang: str = "ko", translation_of: str | None = None) -> SourceSpec:
+    return SourceSpec(id=source, game="ahlcg", title=source, parser="rules-json",
+                      file=f"{source}.json", lang=lang, translation_of=translation_of)
+
+
+def test_a_renamed_id_whose_length_disagrees_is_not_paired() -> None:
+    # The Korean `Appendix_IV_Card_Anatomy` was the player-card key (14 lines) when it shared
+    # its id with the English appendix introduction (3 lines); renamed, it must not pair with
+    # that introduction. Twelve pairs by id give the ratio: the Korean is half the English.
+    ko, en = _spec("ko"), _spec("en", "en", "ko")
+    ids = [f"R{n}" for n in range(12)]
+    order = {"ko": [*ids, "Key", "Intro"], "en": [f"en/{i}" for i in [*ids, "Old"]]}
+    sizes = {**{i: 500 for i in ids}, **{f"en/{i}": 1000 for i in ids}}
+
+    def pairs_with(key_size: int) -> dict[str, str]:
+        def formers(spec: SourceSpec, wanted: Collection[str]) -> dict[str, str]:
+            return {"Old": "Key"} if spec.id == "ko" and "Old" in wanted else {}
+        pairs, _ = pair_translations([ko, en], order, formers,
+                                     {**sizes, "Key": key_size, "en/Old": 400})
+        return pairs.get("Key", {})
+
+    assert pairs_with(600) == {}  # 1.5 × the English where the pairs by id are 0.5 ×
+    assert pairs_with(220) == {"en": "en/Old"}
+
+
 def test_the_bundled_english_file_pairs_with_the_korean_reference(corpus: Corpus) -> None:
     korean = corpus.entries["Attack_of_Opportunity"]
     english = corpus.translation(korean, "en")
     assert english is not None and english.title == "Attack of Opportunity"
     assert corpus.english_name(corpus.entries["Joes_Hunch_Deck"]) == 'Joe\'s "Hunch Deck"'
     assert corpus.entries["en/Frost_Tokens"].translations == {}
+    # Renamed in the Korean file in 2023, not in the English one.
+    assert corpus.entries["Swarming"].translations == {"en": "en/Swarming X"}
+    # Renamed too, but the English id is the appendix's introduction, not the card key.
+    assert corpus.entries["Player_Card_Anatomy_Key"].translations == {}
 
 
 def test_the_entry_page_offers_the_original_without_a_second_request(client: TestClient) -> None:

@@ -12,7 +12,7 @@ import datetime
 import hashlib
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +31,7 @@ from app.corpus.models import (
 )
 from app.corpus.normalize import compact, normalize_text
 from app.corpus.parsers import parse_bytes
+from app.corpus.renames import former_ids
 from app.corpus.revisions import declared_files
 from app.corpus.tables import anchor_explanations, resolve_table
 from app.corpus.translations import pair_translations
@@ -250,7 +251,13 @@ def _build(data_dir: Path, urls: Urls) -> tuple[Corpus | None, list[Problem]]:
     linker = _Linker(drafts, urls, problems, icons)
     for draft in drafts.values():
         linker.render(draft)
-    pairs, unpaired = pair_translations(specs, order)
+    def formers(spec: SourceSpec, wanted: Collection[str]) -> Mapping[str, str]:
+        current = {i: drafts[i].raw for i in order[spec.id]}
+        return former_ids(data_dir, spec, games_by_id[spec.game], current, wanted)
+
+    games_by_id = {g.id: g for g in games}
+    sizes = {i: len(d.raw.body) for i, d in drafts.items()}
+    pairs, unpaired = pair_translations(specs, order, formers, sizes)
     problems.extend(Problem(spec.file, "", message) for spec, message in unpaired)
     files = declared_files(data_dir, manifest)
     corpus = _freeze(specs, drafts, order, data_version(data_dir, files), linker,

@@ -11,8 +11,9 @@ Markup alone (bold, a link's target, the spacing) is not a change, so every chan
 a word-level difference to show.
 
 An id that disappears while another appears with nearly the same words is a rename, found by
-content: the entry keeps its history under the new id and the old id redirects. An id that
-disappears with no such successor is removed: its last text stays readable.
+content (`app.corpus.renames`): the entry keeps its history under the new id and the old id
+redirects. An id that disappears with no such successor is removed: its last text stays
+readable.
 
 Computing this parses every revision (about two seconds for the bundled 72): it is done once
 per data version and kept with the search index (`app.web.state`), never per request.
@@ -25,7 +26,6 @@ import hashlib
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from difflib import SequenceMatcher
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
@@ -34,6 +34,7 @@ from app.corpus.manifest import load_manifest
 from app.corpus.models import Corpus, SourceSpec
 from app.corpus.normalize import SPACES
 from app.corpus.parsers import parse_bytes
+from app.corpus.renames import renames as find_renames
 from app.corpus.revisions import RevisionDecl, load_revisions
 from app.errors import DataError
 from app.render.diff import change_size, count_words
@@ -47,11 +48,6 @@ __all__ = ["ATTACHMENT", "EMPTY", "FORMAT", "Change", "EntryHistory", "History",
 FORMAT = "1"
 #: The file the history is kept in, beside the search index.
 ATTACHMENT = "history.json"
-#: Words in common (0–1) above which a vanished id and a new one are the same entry renamed.
-#: Real renames upstream share all their words (Golden_Rule → The_Golden_Rules, Evade_Action →
-#: Evade); unrelated entries share under a fifth.
-RENAME_SIMILARITY = 0.6
-
 Kind = Literal["added", "changed", "renamed", "removed", "restored"]
 _KINDS: tuple[Kind, ...] = ("added", "changed", "renamed", "removed", "restored")
 
@@ -384,7 +380,8 @@ def _follow(states: list[dict[str, _State]]) -> list[_Track]:
                                        state[entry_id]))
             track.state = state[entry_id]
         appeared = [i for i in appeared if i not in alive]
-        renames = _renames({i: previous[i] for i in vanished}, {i: state[i] for i in appeared})
+        renames = find_renames({i: previous[i].words for i in vanished},
+                               {i: state[i].words for i in appeared})
         for entry_id in previous:
             if entry_id in state and state[entry_id].key != previous[entry_id].key:
                 track = alive[entry_id]
@@ -422,29 +419,6 @@ def _edit(number: int, kind: Kind, entry_id: str, before: _State, after: _State,
     return Change(number, kind, entry_id, after.title, after.text, added=added,
                   removed=removed, title_changed=before.key[0] != after.key[0],
                   renamed_from=renamed_from)
-
-
-def _renames(vanished: Mapping[str, _State],
-             appeared: Mapping[str, _State]) -> dict[str, str]:
-    """Vanished id → appeared id, for pairs whose words are nearly the same (best first)."""
-    if not vanished or not appeared:
-        return {}
-    scored: list[tuple[float, str, str]] = []
-    for old, before in vanished.items():
-        for new, after in appeared.items():
-            matcher = SequenceMatcher(None, before.words, after.words, autojunk=False)
-            if matcher.real_quick_ratio() < RENAME_SIMILARITY:
-                continue
-            if matcher.quick_ratio() < RENAME_SIMILARITY:
-                continue
-            ratio = matcher.ratio()
-            if ratio >= RENAME_SIMILARITY:
-                scored.append((ratio, old, new))
-    found: dict[str, str] = {}
-    for _, old, new in sorted(scored, key=lambda s: (-s[0], s[1], s[2])):
-        if old not in found and new not in found.values():
-            found[old] = new
-    return found
 
 
 def by_revision(history: History, entries: Iterable[EntryHistory]

@@ -556,7 +556,10 @@ def blank_ranges(categories: tuple[str, ...]) -> list[tuple[int, int]]:
 
 #: The modules whose code decides the index's tokens and the client index's layout: a change
 #: to any of them, as to the contract or the tables, makes a new analysis version.
-_VERSIONED = ("app/corpus/hangul.py", "app/corpus/normalize.py", "app/search/analysis.py",
+# The pairing of translations is here too: a paired translation is folded into its original's
+# document (`documents.py`), an unpaired one is a document of its own.
+_VERSIONED = ("app/corpus/hangul.py", "app/corpus/normalize.py", "app/corpus/translations.py",
+              "app/corpus/renames.py", "app/search/analysis.py",
               "app/search/scripts.py", "app/search/layout.py", "app/search/contract.py",
               "app/search/documents.py", "app/search/index.py", "app/search/client_index.py")
 _ROOT = Path(__file__).resolve().parents[2]
