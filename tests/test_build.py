@@ -12,7 +12,7 @@ import pytest
 from app.corpus.build import check_data, load_corpus
 from app.corpus.models import Corpus
 from app.errors import DataError
-from tests.conftest import DATA, write_rules_data
+from tests.conftest import DATA, write_manifest, write_rules_data
 
 
 def _rules_ids(nodes: list[dict[str, object]]) -> list[str]:
@@ -364,3 +364,17 @@ def test_a_data_file_over_the_size_limit_is_refused_before_it_is_parsed(tmp_path
         file.truncate(MAX_FILE_BYTES + 10)
     assert [str(p) for p in check_data(folder)] == [
         "error: sources.json: the file is 4.0 MiB, over the 4 MiB a data file may hold"]
+
+
+def test_an_official_term_the_rules_never_use_is_a_warning_a_verb_by_its_stem(
+        tmp_path: Path) -> None:
+    games = [{"id": "ahlcg", "name": "아컴호러 카드게임", "synonyms": "syn.txt"}]
+    folder = write_manifest(tmp_path, [{"id": "t", "game": "ahlcg", "title": "테스트",
+                                        "parser": "rules-json", "file": "rules.json"}],
+                            games=games)
+    (folder / "rules.json").write_text(json.dumps(
+        [{"id": "A", "title": "덱", "text": "버린 카드 더미를 섞습니다."}], ensure_ascii=False),
+        encoding="utf-8")
+    (folder / "syn.txt").write_text("섞다 = 셔플\n날다 = 플라이\n", encoding="utf-8")
+    warned = [str(p) for p in check_data(folder) if "official term" in p.message]
+    assert warned == ['warning: syn.txt: "날다": official term found nowhere in the game\'s rules']

@@ -35,7 +35,7 @@ from app.corpus.renames import former_ids
 from app.corpus.revisions import declared_files
 from app.corpus.tables import anchor_explanations, resolve_table
 from app.corpus.translations import pair_translations
-from app.corpus.vocabulary import load_game
+from app.corpus.vocabulary import dictionary_stem, load_game
 from app.corpus.words import load_words
 from app.errors import DataError, printable
 from app.render.icons import IconSet, load_icons
@@ -299,7 +299,8 @@ def _synonym_warnings(corpus: Corpus) -> list[Problem]:
         officials = dict.fromkeys(o for table in (game.synonyms, game.related)
                                   for terms in table.values() for o in terms)
         for official in officials:
-            if compact(official) not in text:
+            # A verb (섞다) is in the rules as its stem's forms (섞습니다, 섞어).
+            if dictionary_stem(compact(official)) not in text:
                 found.append(Problem(game.synonyms_file, f'"{official}"',
                                      "official term found nowhere in the game's rules"))
     return found

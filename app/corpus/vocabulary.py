@@ -110,16 +110,20 @@ def load_synonyms(data_dir: Path, file: str) -> tuple[Mapping[str, tuple[str, ..
         if len(variants) > _MAX_VARIANTS or len(line) > _MAX_LINE:
             raise DataError(file, f"line {number}", "too long a line for a synonyms entry")
         for variant in variants:
-            key = compact(variant)
-            # A verb is written as in a dictionary (넣다); a query meets its stem (넣을, 넣어도
-            # → 넣), so the key is the stem.
-            if sep == "~" and len(key) >= 2 and key.endswith("다") and not key.isascii():
-                key = key[:-1]
+            key = dictionary_stem(compact(variant)) if sep == "~" else compact(variant)
             if key == compact(official):
                 continue  # a spacing variant: search ignores spacing anyway
             if official not in table.get(key, ()):
                 table[key] = (*table.get(key, ()), official)
     return MappingProxyType(synonyms), MappingProxyType(related)
+
+
+def dictionary_stem(term: str) -> str:
+    """A Korean verb as a dictionary writes it (넣다), less its -다: the stem that a query
+    (넣을, 넣어도 → 넣) and a rule's text (넣습니다) meet. Any other term as it is."""
+    if len(term) >= 2 and term.endswith("다") and not term.isascii():
+        return term[:-1]
+    return term
 
 
 def _with_names(data_dir: Path, decl: GameDecl) -> GameSpec:
