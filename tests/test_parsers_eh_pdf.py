@@ -95,6 +95,17 @@ def test_cut_lines_are_warned_about() -> None:
     assert cut_lines("조사자는 괴물의 공포를 비교합니다.\n- 괴물의") == [
         'sentence cut before its verb: "- 괴물의"']
     assert cut_lines("플레이 영역에 두는 효과\n- 출현 효과") == []
+    # A topic particle or an adnominal ending before a list item, a paragraph's end or the
+    # entry's end (the reckoning entry's lost icons, 2026-12-07); nouns ending in 가 or 과 are
+    # no cut (추가, 효과).
+    reckoning = "- 응보 효과는\n- 오른쪽 하단에 아이콘이 표시돼 있습니다.\n- 그것에 표시돼 있는"
+    assert cut_lines(reckoning) == [
+        'sentence cut before its verb: "- 응보 효과는"',
+        'sentence cut before its verb: "- 그것에 표시돼 있는"']
+    assert cut_lines("신화 카드로 인해 내용물의 상단에\n\n관련된 주제: 응보") == [
+        'sentence cut before its verb: "신화 카드로 인해 내용물의 상단에"']
+    assert cut_lines("- 카드 추가\n- 출현 효과\n\n다음 줄") == []
+    assert cut_lines("효과를 적용합니다.\n➤\n다음 줄") == ['empty list item: "➤"']
 
 
 def test_bullets_nested_items_and_wrapped_items() -> None:

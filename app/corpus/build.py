@@ -348,26 +348,33 @@ def _source_warnings(spec: SourceSpec, game: GameSpec, raws: list[RawEntry]) -> 
     return found
 
 
-#: A line ends in a particle that needs what follows it (괴물의, 카드에, 토큰을): when a list
-#: item, a step or the entry's end comes next, the sentence was cut before its verb, most
-#: often where a PDF's icon was.
-_HANGING = re.compile(r"[가-힣](?:의|에|에게|에서|을|를|으로)$")
+#: A line ends in a particle or an ending that needs what follows it (괴물의, 카드에, 토큰을,
+#: 효과는, 표시돼 있는, 카드로 인해): when a list item, a step, a paragraph's end or the
+#: entry's end comes next, the sentence was cut before its verb, most often where a PDF's icon
+#: was. (Not 이, 가, 와, 과, 한: nouns end in them too, 추가, 효과, 제한.)
+_HANGING = re.compile(r"[가-힣](?:의|에|에게|에서|을|를|으로|은|는|있는|하는|되는|인해)$")
 _NEXT_ITEM = re.compile(r"^\s*(?:[-•➤]|\d{1,2}\.)")
+#: A list item or a step with nothing after its mark.
+_EMPTY_ITEM = re.compile(r"\s*(?:[-•➤]|\d{1,2}\.)")
 
 
 def cut_lines(text: str) -> list[str]:
     """One warning per line of `text` that reads cut: it ends in "(" (a lost icon), or in a
-    particle that needs more, before a list item, a step or the end of the entry."""
+    particle that needs more, before a list item, a step, a paragraph's end or the end of the
+    entry; or it is a list item with nothing in it."""
     found: list[str] = []
     lines = text.split("\n")
     for n, line in enumerate(lines):
         stripped = line.rstrip()
         if not stripped:
             continue
-        following = next((x for x in lines[n + 1:] if x.strip()), "")
+        following = lines[n + 1] if n + 1 < len(lines) else ""
         if stripped.endswith("("):
             found.append(f'line ends in "(" (an icon lost?): "{stripped[-40:]}"')
-        elif _HANGING.search(stripped) and (not following or _NEXT_ITEM.match(following)):
+        elif _EMPTY_ITEM.fullmatch(stripped):
+            found.append(f'empty list item: "{stripped}"')
+        elif _HANGING.search(stripped) and (not following.strip()
+                                             or _NEXT_ITEM.match(following)):
             found.append(f'sentence cut before its verb: "{stripped[-40:]}"')
     return found
 
