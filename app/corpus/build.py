@@ -251,11 +251,12 @@ def _build(data_dir: Path, urls: Urls) -> tuple[Corpus | None, list[Problem]]:
     linker = _Linker(drafts, urls, problems, icons)
     for draft in drafts.values():
         linker.render(draft)
+    games_by_id = {g.id: g for g in games}
+
     def formers(spec: SourceSpec, wanted: Collection[str]) -> Mapping[str, str]:
         current = {i: drafts[i].raw for i in order[spec.id]}
         return former_ids(data_dir, spec, games_by_id[spec.game], current, wanted)
 
-    games_by_id = {g.id: g for g in games}
     sizes = {i: len(d.raw.body) for i, d in drafts.items()}
     pairs, unpaired = pair_translations(specs, order, formers, sizes)
     problems.extend(Problem(spec.file, "", message) for spec, message in unpaired)
