@@ -372,9 +372,8 @@ var RulesEngine = (function (R, M) {
           if (analysed.size >= budget.words) break;
           const hangul = isHangul(token), grams = an.hanGrams(token);
           // The variants are memoised: the ㄹ stem goes on a copy.
-          const dropped = hangul ? an.droppedLStem(token) : "";
-          const forms = dropped && an.variants(token).indexOf(dropped) < 0 ?
-            an.variants(token).concat([dropped]) : an.variants(token);
+          const variants = an.variants(token), dropped = hangul ? an.droppedLStem(token) : "";
+          const forms = dropped && variants.indexOf(dropped) < 0 ? variants.concat([dropped]) : variants;
           const stem = hangul ? shortest(forms) : forms[0];
           const vocab = hangul ? this.hangul : this.english;
           // A word a related-words line matched is a word players use: never a typo.

@@ -354,9 +354,11 @@ def _source_warnings(spec: SourceSpec, game: GameSpec, raws: list[RawEntry]) -> 
 #: entry's end comes next, the sentence was cut before its verb, most often where a PDF's icon
 #: was. (Not 이, 가, 와, 과, 한: nouns end in them too, 추가, 효과, 제한.)
 _HANGING = re.compile(r"[가-힣](?:의|에|에게|에서|을|를|으로|은|는|있는|하는|되는|인해)$")
-_NEXT_ITEM = re.compile(r"^\s*(?:[-•➤]|\d{1,2}\.)")
-#: A list item or a step with nothing after its mark.
-_EMPTY_ITEM = re.compile(r"\s*(?:[-•➤]|\d{1,2}\.)")
+#: A list item's or a step's mark: a line that starts with one starts an item; a line that is
+#: one alone is an empty item.
+_ITEM_MARK = r"\s*(?:[-•➤]|\d{1,2}\.)"
+_NEXT_ITEM = re.compile("^" + _ITEM_MARK)
+_EMPTY_ITEM = re.compile(_ITEM_MARK)
 
 
 def cut_lines(text: str) -> list[str]:
