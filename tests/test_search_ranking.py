@@ -103,6 +103,13 @@ def test_a_situation_told_with_what_a_player_was_about_to_do_finds_its_rule(
     assert ids(index, query)[0] == expected
 
 
+def test_one_test_started_in_the_middle_of_another_is_the_nested_rule(index: SearchIndex) -> None:
+    # 도중 alone is a light word (테스트 도중에: the noun carries the meaning), but "도중에 또"
+    # is how players say that one thing starts inside another: the rules' 중간에 낀.
+    query = "지식 테스트 도중에 또 테스트를 하라는 카드를 쓰면"
+    assert ids(index, query)[0] == "Nested_Skill_Tests"
+
+
 def test_icon_labels_are_searchable(index: SearchIndex, corpus: Corpus) -> None:
     shown = {e.id for e in corpus if 'aria-label="반응 격발"' in e.html}
     assert shown
