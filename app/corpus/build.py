@@ -31,7 +31,7 @@ from app.corpus.models import (
 )
 from app.corpus.normalize import compact, normalize_text
 from app.corpus.parsers import parse_bytes
-from app.corpus.renames import former_ids
+from app.corpus.renames import former_ids, revision_entries
 from app.corpus.revisions import declared_files
 from app.corpus.tables import anchor_explanations, resolve_table
 from app.corpus.translations import pair_translations
@@ -252,10 +252,16 @@ def _build(data_dir: Path, urls: Urls) -> tuple[Corpus | None, list[Problem]]:
     for draft in drafts.values():
         linker.render(draft)
     games_by_id = {g.id: g for g in games}
+    # Each source's revisions are read once: the original is asked about by every translation.
+    revisions: dict[str, list[Mapping[str, RawEntry]]] = {}
 
     def formers(spec: SourceSpec, wanted: Collection[str]) -> Mapping[str, str]:
+        if not wanted:
+            return {}
+        if spec.id not in revisions:
+            revisions[spec.id] = revision_entries(data_dir, spec, games_by_id[spec.game])
         current = {i: drafts[i].raw for i in order[spec.id]}
-        return former_ids(data_dir, spec, games_by_id[spec.game], current, wanted)
+        return former_ids(revisions[spec.id], current, wanted)
 
     sizes = {i: len(d.raw.body) for i, d in drafts.items()}
     pairs, unpaired = pair_translations(specs, order, formers, sizes)

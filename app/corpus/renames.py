@@ -6,9 +6,10 @@ file and not yet in the others. The history shows such a rename as one entry und
 the same knowledge to keep pairing the Korean `Swarming` with the English `Swarming X`. Both
 ask `renames` whether a vanished id and an appeared one are the same entry.
 
-`former_ids` reads only the ids and raw words of each declared revision (the parser, no
+`revision_entries` reads only the ids and raw words of each declared revision (the parser, no
 rendering: about 3 ms a revision, 0.2 s for the bundled 71), so the corpus can pair by rename
-before the history, which renders every revision, is computed.
+before the history, which renders every revision, is computed; `former_ids` follows ids
+through what it read.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from app.corpus.parsers import parse_bytes
 from app.corpus.revisions import load_revisions
 from app.errors import DataError
 
-__all__ = ["RENAME_SIMILARITY", "former_ids", "raw_words", "renames"]
+__all__ = ["RENAME_SIMILARITY", "former_ids", "raw_words", "renames", "revision_entries"]
 
 #: Words in common (0–1) above which a vanished id and a new one are the same entry renamed.
 #: Real renames upstream share all their words (Golden_Rule → The_Golden_Rules, Evade_Action →
@@ -59,21 +60,16 @@ def raw_words(raw: RawEntry) -> list[str]:
     return f"{raw.title} {raw.body}".split()
 
 
-def former_ids(data_dir: Path, spec: SourceSpec, game: GameSpec,
-               current: Mapping[str, RawEntry], wanted: Collection[str]) -> dict[str, str]:
-    """Each of the `wanted` ids that `spec` had in a declared revision and renamed since → its
-    id in `current` (the source's entries now, by namespaced id). Only the wanted ids are
-    followed, so the cost is reading the revisions, not comparing every entry that came and
-    went. A source without a history, or whose history cannot be read, has none here (the
-    history reports why)."""
-    if not wanted:
-        return {}
+def revision_entries(data_dir: Path, spec: SourceSpec,
+                     game: GameSpec) -> list[Mapping[str, RawEntry]]:
+    """Each declared revision of `spec`'s file, oldest first: its entries by namespaced id (a
+    revision that cannot be read is left out, as the history leaves it out and says why). A
+    source without a history, or whose history cannot be read, has none."""
     try:
         decls = load_revisions(data_dir, spec)
     except DataError:
-        return {}
+        return []
     ns = spec.namespace
-    # Each revision's entries; their words are split only for the few ids compared.
     states: list[Mapping[str, RawEntry]] = []
     for decl in decls:
         if not decl.valid:
@@ -86,7 +82,19 @@ def former_ids(data_dir: Path, spec: SourceSpec, game: GameSpec,
         except (OSError, DataError):
             continue
         states.append(read)
-    states.append(current)
+    return states
+
+
+def former_ids(revisions: Sequence[Mapping[str, RawEntry]], current: Mapping[str, RawEntry],
+               wanted: Collection[str]) -> dict[str, str]:
+    """Each of the `wanted` ids that a source had in one of its `revisions`
+    (`revision_entries`) and renamed since → its id in `current` (the source's entries now, by
+    namespaced id). Only the wanted ids are followed, so the cost is reading the revisions,
+    not comparing every entry that came and went."""
+    if not wanted:
+        return {}
+    # Each revision's words are split only for the few ids compared.
+    states = [*revisions, current]
     # The id each wanted one goes by in the revision read last.
     now = {old: old for old in wanted}
     previous: Mapping[str, RawEntry] = {}
