@@ -344,10 +344,14 @@ var RulesEngine = (function (R, M) {
      * (searcher.SearchIndex.elsewhere). @param {Plan} plan @param {Set<number>} allowed
      * @param {Ranking} ranking @returns {number | null} */
     elsewhere(plan, allowed, ranking) {
-      const T = this.c.tier, best = this.ranking(plan, null).order;
-      if (!best.length || allowed.has(best[0])) return null;
+      const T = this.c.tier, tiers = this.tiers(plan);
       const inside = ranking.order.length ? (ranking.tiers.get(ranking.order[0]) || T.NONE) : null;
-      const outside = this.tiers(plan).get(best[0]) || T.NONE;
+      // When the filter finds something, only a title-level match outside it can be offered:
+      // with none, every game's ranking would end in null anyway.
+      if (inside !== null && ![...tiers].some(([n, tier]) => tier >= T.NAMES && tier > inside && !allowed.has(n))) return null;
+      const best = this.ranking(plan, null).order;
+      if (!best.length || allowed.has(best[0])) return null;
+      const outside = tiers.get(best[0]) || T.NONE;
       return inside === null || (outside >= T.NAMES && outside > inside) ? this.page[best[0]] : null;
     }
 

@@ -84,6 +84,26 @@ def test_browser_top5_is_the_server_s(client: TestClient, served: dict[str, Any]
     assert not found["differ"], "\n".join(found["differ"])
 
 
+def test_a_remembered_game_filter_offers_the_same_answer_from_the_other_game(
+        client: TestClient, served: dict[str, Any]) -> None:
+    """Every development query, searched in one game alone as a player whose filter is
+    remembered searches: both engines show the same first five and offer the same entry of
+    the other game above them (or none)."""
+    server: SearchIndex = client.app.state.library.index  # type: ignore[attr-defined]
+    queries = [q["q"] for q in json.loads(QUERIES.read_text(encoding="utf-8"))["queries"]]
+    offered = 0
+    for game in [g.id for g in server.corpus.games]:
+        answers = enginejs.run({**served, "limit": 5,
+                                "queries": [{"q": q, "game": game} for q in queries]})
+        for query, browser in zip(queries, answers["results"], strict=True):
+            found = server.search(query, game=game, limit=5)
+            assert (browser["ids"], browser["elsewhere"]) == (
+                [hit.id for hit in found.hits], found.elsewhere), (game, query)
+            offered += found.elsewhere is not None
+    # Both games' titles are asked for in the other's filter (`틈새 공격` in Eldritch Horror).
+    assert offered >= 20
+
+
 @pytest.mark.parametrize("queries_file", QUERY_SETS, ids=lambda p: p.stem.split(".")[-1])
 def test_suggestions_are_the_server_s(client: TestClient, served: dict[str, Any],
                                       queries_file: Path) -> None:

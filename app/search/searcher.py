@@ -748,11 +748,19 @@ class SearchIndex:
         """The best entry outside the filter, when it answers the query better than any
         inside: a title-level match of a higher tier, or anything when the filter finds
         nothing (`틈새 공격` searched in Eldritch Horror alone)."""
+        inside = ranking.tiers.get(ranking.order[0], Tier.NONE) if ranking.order else None
+        tiers = self.tiers(plan)
+        # When the filter finds something, only a title-level match outside it can be
+        # offered: with none, every game's ranking (as dear as the search itself, on each
+        # search of a player whose filter is remembered) would end in None anyway.
+        if inside is not None and not any(
+                tier >= Tier.NAMES and tier > inside and self._docnums[entry_id] not in allowed
+                for entry_id, tier in tiers.items()):
+            return None
         best = self.ranking(plan, prefix=1).order[:1]
         if not best or self._docnums[best[0]] in allowed:
             return None
-        inside = ranking.tiers.get(ranking.order[0], Tier.NONE) if ranking.order else None
-        outside = self.tiers(plan).get(best[0], Tier.NONE)
+        outside = tiers.get(best[0], Tier.NONE)
         if inside is None or (outside >= Tier.NAMES and outside > inside):
             return self._documents[best[0]].page
         return None

@@ -87,7 +87,8 @@ if (request.refused) {
         shown: found.hits.map((h) => h.shown),
         suggestion: found.suggestion ? found.suggestion.title : null,
         corrections: found.corrections, fallback: found.fallback, game_named: found.game_named,
-        loanwords: found.loanwords, synonyms: found.synonyms, dropped: found.dropped };
+        loanwords: found.loanwords, synonyms: found.synonyms, dropped: found.dropped,
+        elsewhere: found.elsewhere ? found.elsewhere.id : null };
     }) };
   }
 }
