@@ -51,6 +51,7 @@ MODULES: tuple[str, ...] = (
     "app/search/loanwords.py",
     "app/search/query.py",
     "app/search/rank.py",
+    "app/search/ranking.py",
     "app/search/rewrite.py",
     "app/search/scripts.py",
     "app/search/searcher.py",

@@ -341,7 +341,7 @@ var RulesEngine = (function (R, M) {
       return found;
     }
     /** The best document outside `allowed`, when it answers better than any inside
-     * (searcher.SearchIndex.elsewhere). @param {Plan} plan @param {Set<number>} allowed
+     * (ranking.Ranker.elsewhere). @param {Plan} plan @param {Set<number>} allowed
      * @param {Ranking} ranking @returns {number | null} */
     elsewhere(plan, allowed, ranking) {
       const T = this.c.tier, tiers = this.tiers(plan);
@@ -604,7 +604,7 @@ var RulesEngine = (function (R, M) {
         order: this.onePerPage(this.placeholdersBelowTargets(order, allowed)) };
     }
     /** `order` with each entry's page once: where the entry or one of its steps first ranks
-     * (searcher.SearchIndex.one_per_page). @param {number[]} order */
+     * (ranking.Ranker.one_per_page). @param {number[]} order */
     onePerPage(order) {
       const page = this.page, seen = new Set();
       return order.filter(function (d) {

@@ -67,7 +67,7 @@ def lookups(monkeypatch: pytest.MonkeyPatch) -> list[list[tuple[str, str, float]
         calls.append(listed)
         return original(reader, stats, listed, allowed)
 
-    monkeypatch.setattr("app.search.searcher.score_terms", counting)
+    monkeypatch.setattr("app.search.ranking.score_terms", counting)
     return calls
 
 

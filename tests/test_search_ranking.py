@@ -530,7 +530,7 @@ def test_a_short_word_falls_back_only_to_a_word_of_the_rules(index: SearchIndex)
 
 
 def test_a_page_is_the_full_ranking_s_first_places(index: SearchIndex) -> None:
-    """A page leaves out the candidates that cannot reach it (`SearchIndex._best_only`), yet
+    """A page leaves out the candidates that cannot reach it (`Ranker._best_only`), yet
     shows what the full ranking's first places are, in its order, with the same total."""
     skipped = 0
     for query in load_queries():

@@ -38,7 +38,7 @@ __all__ = ["CONTRACT", "Budget", "Contract", "Tier", "TitleRank", "blank_ranges"
 
 class Tier(IntEnum):
     """How a query matched a title, from title matching alone; a higher tier always ranks
-    above a lower one, whatever the BM25 scores (`SearchIndex.ranking`)."""
+    above a lower one, whatever the BM25 scores (`Ranker.ranking`)."""
 
     #: No title-level match: BM25 and the re-rank decide.
     NONE = 0
@@ -337,7 +337,7 @@ class Rerank:
 
 @dataclass(frozen=True)
 class Order:
-    """`SearchIndex.ranking`: the final order."""
+    """`Ranker.ranking`: the final order."""
 
     #: A title-tier match BM25 did not score starts at this share of the top score.
     title_only: float = 0.5

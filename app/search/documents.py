@@ -19,7 +19,7 @@ anchors, `Entry.anchors`: the phases' 1.1–4.6, the setup appendix's 1–13) is
 of its own, after its entry's: its heading is its title, its text is the step's, and a result
 for it lands on the entry's page at the step's anchor (`Document.page`, `Document.anchor`). A
 step that answers a question alone then ranks as the short passage it is, not diluted by the
-rest of the appendix; the results list each page once (`SearchIndex.ranking`).
+rest of the appendix; the results list each page once (`Ranker.ranking`).
 """
 
 from __future__ import annotations

@@ -75,7 +75,7 @@ class Partial:
     """An entry's features for a query without the two that cost the most (proximity and
     passage), with the most those two could add: `most` is a factor no greater than the
     entry's `Features.factor` can be. The ranking completes only the candidates whose `most`
-    could still put them on the page (`SearchIndex.ranking`)."""
+    could still put them on the page (`Ranker.ranking`)."""
 
     entry_id: str
     #: Per group of the query: whether the entry has one of its forms.

@@ -25,7 +25,7 @@ itself is held in memory, so searchers open in microseconds and never touch the 
 from __future__ import annotations
 
 import dataclasses
-import heapq
+import functools
 import logging
 import re
 import threading
@@ -36,7 +36,7 @@ from typing import Any
 
 from app.corpus.models import Corpus
 from app.search import analysis, scripts
-from app.search.bm25 import FieldStats, score_terms
+from app.search.bm25 import FieldStats
 from app.search.contract import CONTRACT, Budget, Tier, TitleRank
 from app.search.documents import Document, documents, english_surfaces, segment
 from app.search.fuzzy import Vocabulary
@@ -50,19 +50,19 @@ from app.search.index import (
 )
 from app.search.layout import from_qwerty, to_qwerty, typing_forms
 from app.search.loanwords import loanword_vocabulary
-from app.search.query import Plan, clean, make_plan, weighted_terms
-from app.search.rank import Features, Partial, Prepared, Reranker, example_pattern
+from app.search.query import Plan, clean, make_plan
+from app.search.rank import Reranker, example_pattern
+from app.search.ranking import Ranker, Ranking
 from app.search.rewrite import Rewrite, Rewriter, game_name_keys, related_tables
 from app.search.scripts import fold, fold_text
 from app.search.snippet import flatten, make_snippet, present_terms, squash, term_pattern
 from app.search.titles import TitleHit, TitleTable
 
-__all__ = ["Hit", "Ranking", "Results", "SearchIndex"]
+__all__ = ["Hit", "Results", "SearchIndex"]
 
 log = logging.getLogger(__name__)
 
 _LIMITS = CONTRACT.limits
-_ORDER = CONTRACT.order
 #: The fields whose terms are listed in memory (`FieldStats.lexicons`): the titles', the
 #: English names' and the whole words of the bodies and answered questions, where nearly every
 #: lookup of an unknown term happens (per dev query, 2.7 in `ask_w`, 1.9 in `body_w`: 0.05
@@ -114,23 +114,6 @@ class _Segment:
 
 
 @dataclass(frozen=True)
-class Ranking:
-    """Each stage of one ranking (`SearchIndex.ranking`), for the stage traces both engines
-    reproduce (`app/search/trace.py`)."""
-
-    #: The (field, term, boost) lookups.
-    terms: list[tuple[str, str, float]]
-    #: Entry id → BM25F score, for every entry a lookup scored.
-    bm25: dict[str, float]
-    #: Entry id → its title tier, for entries title matching placed in one.
-    tiers: dict[str, Tier]
-    #: The re-ranked candidates' features, best BM25 (or title-only) score first.
-    features: dict[str, Features]
-    #: Every candidate, best first.
-    order: list[str]
-
-
-@dataclass(frozen=True)
 class Results:
     """One page of results for `query`; `suggestion` is a title when nothing matched."""
 
@@ -178,8 +161,6 @@ class SearchIndex:
         self._attachments: tuple[Attachment, ...] = ()
         self._local = threading.local()
         self._documents = {doc.id: doc for doc in documents(corpus)}
-        # `Document.page` is a property; `one_per_page` asks it of every ranked candidate.
-        self._pages = {doc_id: doc.page for doc_id, doc in self._documents.items()}
         # What titles, names and game names are made of: whole entries, not their steps.
         wholes = tuple(d for d in self._documents.values() if not d.anchor)
         # Each document's texts as snippets cut them and as `present_terms` tests them, made
@@ -196,21 +177,6 @@ class SearchIndex:
         self._rewriter = Rewriter({g.id: g.synonyms for g in corpus.games},
                                   related_tables(corpus, wholes),
                                   self.game_names)
-        self._game_rank: dict[str, int] = {}
-        for source in corpus.sources:
-            self._game_rank.setdefault(source.spec.game, len(self._game_rank))
-        # What the order reads of each entry, looked up once per index, not per candidate:
-        # its game's place in the manifest and its reading order; the "see X" entries.
-        self._placed = {doc.id: (self._game_rank[doc.entry.game], doc.entry.order)
-                        for doc in self._documents.values()}
-        self._placeholders = frozenset(doc.id for doc in self._documents.values()
-                                       if doc.entry.placeholder)
-        self._steps = frozenset(doc.id for doc in self._documents.values() if doc.anchor)
-        #: Whether some "see X" entry is itself some other's X: then a page's ranking is made
-        #: in full (`_best_only` relies on there being none; today's data has none).
-        self._chained = any(
-            corpus.entries[i].links_to and corpus.entries[i].links_to[0] in self._placeholders
-            for i in self._placeholders)
         with ix.reader() as reader:
             self._ids: tuple[str, ...] = tuple(
                 fields["id"] for _, fields in sorted(reader.iter_docs(), key=lambda d: d[0])
@@ -230,7 +196,16 @@ class SearchIndex:
         # Every indexed word as a target, for the last resort of a search that found nothing.
         self._wide_hangul = self._hangul.widened()
         self._wide_english = self._english.widened()
-        self._docnums = {entry_id: n for n, entry_id in enumerate(self._ids)}
+        game_order: dict[str, int] = {}
+        for source in corpus.sources:
+            game_order.setdefault(source.spec.game, len(game_order))
+        # The ranker reads through this thread's searcher, not through this object: no cycle
+        # keeps an index a reload replaced alive until the collector runs.
+        self._ranker = Ranker(self._documents, self._ids,
+                              functools.partial(_thread_reader, self._local, ix),
+                              self._stats, self._reranker, self.titles, corpus.entries,
+                              game_order, budget=budget, translations=self.translations)
+        self._docnums = self._ranker.docnums
         self._filters: dict[tuple[str | None, str | None], frozenset[int]] = {}
         for doc in self._documents.values():
             entry = doc.entry
@@ -298,11 +273,7 @@ class SearchIndex:
     # -- internals ---------------------------------------------------------------------------
 
     def _searcher(self) -> Any:
-        searcher = getattr(self._local, "searcher", None)
-        if searcher is None:
-            searcher = self._ix.searcher()
-            self._local.searcher = searcher
-        return searcher
+        return _thread_searcher(self._local, self._ix)
 
     def plan(self, query: str, *, correct: bool = True,
              related: tuple[tuple[str, str], ...] = (), everyday: bool = True) -> Plan:
@@ -553,217 +524,17 @@ class SearchIndex:
     def ranking(self, plan: Plan, allowed: frozenset[int] | None = None, *,
                 depth: int | None = None, prefix: int | None = None) -> Ranking:
         """Every entry `plan` finds among the document numbers `allowed` (all: None), best
-        first, with what each stage decided on the way. The best `depth` BM25 candidates
-        are re-ranked (the budget's `rerank` unless fewer are asked for).
-
-        With `prefix`, only the first `prefix` entries of `order` are sure to be in their
-        places (all a page needs); the others follow in BM25 order. A candidate is then not
-        re-ranked in full when even the most its proximity and passage could give it
-        leaves it below `prefix` entries already scored (`_best_only`): the first `prefix`
-        are those of the full ranking, in its order, and `features` holds only the entries
-        measured in full."""
-        reader = self._searcher().reader()
-        terms = weighted_terms(plan, self.budget, translations=self.translations)
-        by_docnum = score_terms(reader, self._stats, terms, allowed)
-        bm25 = {self._ids[docnum]: score for docnum, score in by_docnum.items()}
-        scores = dict(bm25)
-        prepared = self._reranker.prepare(plan)
-        if len(prepared.groups) < CONTRACT.steps.min_words:
-            # A step answers a question on its own; a name or a few words are its entry's.
-            for doc_id in self._steps.intersection(scores):
-                del scores[doc_id]
-        elif prefix is not None:
-            # Each page is listed once (`one_per_page`): a step and its entry may both be in
-            # the first places, so as many more are made sure as there are steps.
-            prefix += len(self._steps.intersection(scores))
-        tiers = self.tiers(plan)
-        if allowed is not None:
-            tiers = {i: t for i, t in tiers.items() if self._docnums[i] in allowed}
-        top = max(scores.values(), default=1.0)
-        for entry_id in tiers:
-            scores.setdefault(entry_id, top * _ORDER.title_only)
-        # Equal scores in reading order (the browser engine's order too): two sorts keyed in
-        # C, the second stable (`reverse` keeps equal items in order).
-        by_score = sorted(sorted(scores, key=self._docnums.__getitem__),
-                          key=scores.__getitem__, reverse=True)
-        features: dict[str, Features] = {}
-        depth = self.budget.rerank if depth is None else min(depth, self.budget.rerank)
-        for entry_id in by_score[depth:]:
-            scores[entry_id] *= CONTRACT.rerank.coord_floor
-        placeholders = self._placeholders
-        if prefix is None or self._chained or prefix >= len(by_score):
-            for entry_id in by_score[:depth]:
-                features[entry_id] = self._reranker.features(prepared, entry_id)
-                scores[entry_id] *= features[entry_id].factor
-            for entry_id in placeholders.intersection(scores):
-                scores[entry_id] *= _ORDER.placeholder
-            below: list[str] = []
-        else:
-            below = self._best_only(prepared, by_score, depth, prefix, tiers, scores,
-                                    features)
-        placed, none, close = self._placed, Tier.NONE, Tier.CLOSE
-
-        def key(entry_id: str) -> tuple[int, int, float, int]:
-            tier = tiers.get(entry_id, none)
-            game, reading = placed[entry_id]
-            # Title-level matches in several games: the manifest's first game first.
-            return (-tier, game if tier >= close else 0, -scores[entry_id], reading)
-
-        if below:
-            out = set(below)
-            ordered = sorted((i for i in scores if i not in out), key=key) + below
-        else:
-            ordered = sorted(scores, key=key)
-        order = self.one_per_page(self._placeholders_below_targets(ordered, allowed))
-        return Ranking(terms, bm25, tiers, features, order)
-
-    def one_per_page(self, order: list[str]) -> list[str]:
-        """`order` with each entry's page once: where the entry or one of its steps
-        (`documents.steps`) first ranks, as that document."""
-        pages, seen, out = self._pages, set(), []
-        for doc_id in order:
-            page = pages[doc_id]
-            if page not in seen:
-                seen.add(page)
-                out.append(doc_id)
-        return out
-
-    def _best_only(self, prepared: Prepared, by_score: list[str], depth: int, prefix: int,
-                   tiers: dict[str, Tier], scores: dict[str, float],
-                   features: dict[str, Features]) -> list[str]:
-        """Re-rank the best `depth` of `by_score` as far as the first `prefix` places need:
-        multiply `scores` by each factor measured (into `features`), halve the placeholders'
-        and return, in BM25 order, the candidates sure to rank below the first `prefix`
-        places: those left out, and those scored below `prefix` others (the order need not
-        sort them).
-
-        Why the first `prefix` places are those of the full ranking: every entry of a title
-        tier sorts above every entry of none, so those are always measured. An entry of no
-        tier is left out only when `prefix` minus the tiered entries' count scores, already
-        final, are each above the most it could score (`Partial.most`, with the factor's
-        arithmetic: it can only be lower in full). It therefore ranks below `prefix` others
-        whatever its features, and moving "see X" entries (`_placeholders_below_targets`)
-        moves nothing into the first `prefix` places from below, as long as no "see X"
-        entry is itself some X (`_chained`)."""
-        reranker, none = self._reranker, Tier.NONE
-        placeholders, halved = self._placeholders, _ORDER.placeholder
-        need = prefix - sum(1 for i in scores if tiers.get(i, none) > none)
-        for entry_id in placeholders.intersection(by_score[depth:]):
-            scores[entry_id] *= halved
-        # The final scores of entries of no tier measured so far: the best `need` of them,
-        # as a min-heap.
-        best = heapq.nlargest(need, (scores[i] for i in by_score[depth:]
-                                     if tiers.get(i, none) == none)) if need > 0 else []
-        heapq.heapify(best)
-        waiting: list[tuple[float, int, Partial]] = []
-        for n, entry_id in enumerate(by_score[:depth]):
-            partial = reranker.partial(prepared, entry_id)
-            if tiers.get(entry_id, none) > none:
-                features[entry_id] = reranker.complete(prepared, partial)
-                scores[entry_id] *= features[entry_id].factor
-                if entry_id in placeholders:
-                    scores[entry_id] *= halved
-                continue
-            most = scores[entry_id] * partial.most
-            if entry_id in placeholders:
-                most *= halved
-            waiting.append((-most, n, partial))
-        waiting.sort()
-        skipped: set[str] = set()
-        for at, (most, _, partial) in enumerate(waiting):
-            if need <= 0 or (len(best) >= need and best[0] > -most):
-                skipped = {p.entry_id for _, _, p in waiting[at:]}
-                break
-            entry_id = partial.entry_id
-            features[entry_id] = reranker.complete(prepared, partial)
-            scores[entry_id] *= features[entry_id].factor
-            if entry_id in placeholders:
-                scores[entry_id] *= halved
-            if len(best) < need:
-                heapq.heappush(best, scores[entry_id])
-            else:
-                heapq.heappushpop(best, scores[entry_id])
-        if need <= 0:
-            return [i for i in by_score if tiers.get(i, none) == none]
-        if len(best) < need:
-            return [i for i in by_score if i in skipped]
-        # Below the `need`-th best final score of no tier is below the first `prefix` places
-        # too (a tie may be in them: it stays to be sorted).
-        least = best[0]
-        return [i for i in by_score if i in skipped
-                or (scores[i] < least and tiers.get(i, none) == none)]
+        first (`Ranker.ranking`)."""
+        return self._ranker.ranking(plan, allowed, depth=depth, prefix=prefix)
 
     def tiers(self, plan: Plan) -> dict[str, Tier]:
-        """Each entry's `Tier` for this query, from title matching alone (see `contract.Tier`)."""
-        tiers: dict[str, Tier] = {}
-        keys = {plan.compact, plan.stem_compact, plan.alias} - {""}
-        if len(plan.words) == 1:
-            keys.update(plan.words[0].variants)
-        keys.update(analysis.title_parts(plan.text))
-        for entry_id in self.titles.exact_ids(keys):
-            tiers[entry_id] = Tier.NAMES
-        for entry_id in self.titles.full.get(analysis.compact_title(plan.text), ()):
-            tiers[entry_id] = Tier.WHOLE
-        if plan.initials:
-            for match in self.titles.prefix_matches(plan.initials):
-                tier = Tier.CLOSE if match.rank <= TitleRank.INITIALS_EXACT else (
-                    Tier.STARTS if match.rank <= TitleRank.START else Tier.NONE)
-                tiers[match.id] = max(tiers.get(match.id, Tier.NONE), tier)
-        if plan.has_unknown and not tiers:
-            typed = plan.stem_compact if not plan.alias else plan.alias
-            for match in self.titles.fuzzy_matches(typed):
-                # FUZZY + n: a title n edits away.
-                tier = Tier.CLOSE if match.rank == TitleRank.FUZZY + 1 else Tier.STARTS
-                tiers[match.id] = max(tiers.get(match.id, Tier.NONE), tier)
-            if plan.compact != plan.stem_compact and not plan.alias:
-                for match in self.titles.fuzzy_matches(plan.compact):
-                    tiers.setdefault(match.id, Tier.STARTS)
-        return tiers
-
-    def _placeholders_below_targets(self, order: list[str],
-                                    allowed: frozenset[int] | None) -> list[str]:
-        """Move each "see X" entry just below X when it ranked above it; add X if missing."""
-        entries = self.corpus.entries
-        placeholders = self._placeholders
-        for entry_id in [i for i in order if i in placeholders]:
-            targets = entries[entry_id].links_to
-            if not targets or targets[0] not in entries:
-                continue
-            target = targets[0]
-            if target not in self._docnums:
-                continue  # a translation's entry: searched as part of its original
-            if allowed is not None and self._docnums[target] not in allowed:
-                continue
-            position = order.index(entry_id)
-            if target in order and order.index(target) < position:
-                continue
-            order.remove(entry_id)
-            if target in order:
-                order.remove(target)
-            order.insert(position, target)
-            order.insert(position + 1, entry_id)
-        return order
+        """Each entry's `Tier` for this query, from title matching alone (`Ranker.tiers`)."""
+        return self._ranker.tiers(plan)
 
     def elsewhere(self, plan: Plan, allowed: frozenset[int], ranking: Ranking) -> str | None:
         """The best entry outside the filter, when it answers the query better than any
-        inside: a title-level match of a higher tier, or anything when the filter finds
-        nothing (`틈새 공격` searched in Eldritch Horror alone)."""
-        inside = ranking.tiers.get(ranking.order[0], Tier.NONE) if ranking.order else None
-        tiers = self.tiers(plan)
-        # When the filter finds something, only a title-level match outside it can be
-        # offered: with none, every game's ranking (as dear as the search itself, on each
-        # search of a player whose filter is remembered) would end in None anyway.
-        if inside is not None and not any(
-                tier >= Tier.NAMES and tier > inside and self._docnums[entry_id] not in allowed
-                for entry_id, tier in tiers.items()):
-            return None
-        best = self.ranking(plan, prefix=1).order[:1]
-        if not best or self._docnums[best[0]] in allowed:
-            return None
-        outside = tiers.get(best[0], Tier.NONE)
-        if inside is None or (outside >= Tier.NAMES and outside > inside):
-            return self._documents[best[0]].page
-        return None
+        inside (`Ranker.elsewhere`)."""
+        return self._ranker.elsewhere(plan, allowed, ranking)
 
     def nearest_words(self, plan: Plan) -> tuple[tuple[str, str], ...]:
         """(word, closest indexed word) for each unknown content word of `plan` that has one
@@ -867,6 +638,20 @@ class SearchIndex:
             entries, named = self.corpus.entries, rewrite.game[1]
             order.sort(key=lambda entry_id: entries[entry_id].game != named)  # stable
         return order[:limit]
+
+
+def _thread_searcher(local: threading.local, ix: Any) -> Any:
+    """This thread's Whoosh searcher of `ix`, opened when the thread first asks."""
+    searcher = getattr(local, "searcher", None)
+    if searcher is None:
+        searcher = ix.searcher()
+        local.searcher = searcher
+    return searcher
+
+
+def _thread_reader(local: threading.local, ix: Any) -> Any:
+    """The reader of this thread's searcher (`_thread_searcher`)."""
+    return _thread_searcher(local, ix).reader()
 
 
 def _all_words(plan: Plan) -> bool:
