@@ -62,7 +62,8 @@ def pair_translations(
             if other is not None:
                 pairs.setdefault(entry_id, {})[spec.lang] = other
                 pairs.setdefault(other, {})[original.lang] = entry_id
-        only_here = [i for i in translated if i not in set(originals)]
+        known = set(originals)
+        only_here = [i for i in translated if i not in known]
         only_there = [i for i in originals if i not in translated]
         if only_here and only_there and formers is not None:
             ratio = _ratio(pairs, spec.lang, originals, sizes or {})
