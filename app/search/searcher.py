@@ -196,6 +196,8 @@ class SearchIndex:
         # Every indexed word as a target, for the last resort of a search that found nothing.
         self._wide_hangul = self._hangul.widened()
         self._wide_english = self._english.widened()
+        # Each game's place in the manifest: a title-level tie across games puts the first
+        # game's entry first.
         game_order: dict[str, int] = {}
         for source in corpus.sources:
             game_order.setdefault(source.spec.game, len(game_order))
