@@ -51,6 +51,7 @@ import shutil
 import signal
 import statistics
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -433,6 +434,51 @@ def _heavy_phase(server: _Server, seconds: int) -> list[Row]:
             + phases.version_rows(server.port, serving_pids(server.pid)))
 
 
+#: The heavy answers wrk asks for (`attack.lua`'s `heavy`), by path: what the floor stores.
+HEAVY_PATHS = ("/search-index.json", "/search-texts.json", "/timing")
+
+
+def _stored_answers(server: _Server, folder: Path) -> None:
+    """The heavy answers as `server` sends them, identity and gzip, written to `folder` for
+    the floor (`floor_app.StoredAnswers`)."""
+    folder.mkdir()
+    for path in HEAVY_PATHS:
+        for gzip in (False, True):
+            conn = HTTPConnection("127.0.0.1", server.port, timeout=30)
+            conn.request("GET", path, headers={"Accept-Encoding": "gzip"} if gzip else {})
+            response = conn.getresponse()
+            body = response.read()
+            conn.close()
+            if response.status != 200 or (response.getheader("Content-Encoding") == "gzip"
+                                          ) != gzip:
+                raise RuntimeError(f"{path} answered {response.status}, not as asked")
+            (folder / (path.lstrip("/") + (".gz" if gzip else ""))).write_bytes(body)
+
+
+def _heavy_floor(work: Path, answers: Path, seconds: int) -> list[Row]:
+    """The heavy phase against the floor: a bare ASGI app (`floor_app.stored`) on the same
+    uvicorn, httptools and uvloop with 2 workers, sending the same answers' bytes, under the
+    same wrk and the same probe (every other path: 4 KB). The app's probe targets are 5 × its
+    unloaded p99; this shows what the machine itself gives under the same flood."""
+    def command(port: int) -> list[str]:
+        return [sys.executable, "-m", "uvicorn", "bench.floor_app:stored", "--factory",
+                "--host", "127.0.0.1", "--port", str(port), "--http", "httptools",
+                "--loop", "uvloop", "--lifespan", "off", "--no-access-log",
+                "--log-level", "warning", "--workers", "2"]
+
+    log = work / "server-heavy-floor.log"
+    with running_server({"BENCH_FLOOR_ANSWERS": str(answers)}, command=command,
+                        ready_path="/healthz", log_path=log) as (base, process):
+        floor = _Server(base, urlsplit(base).port or 80, process.pid, log)
+        unloaded = phases.baseline(floor.port)
+        with phases.probing(floor.port) as loaded:
+            result = _run_wrk(floor, seconds, "heavy", str(SEED), connections=50)
+    return [("floor: the same wrk on a bare ASGI app sending the same answers' bytes",
+             f"{result.rps:,.0f} answers/s ({result.requests:,} in {result.seconds:.1f} s)",
+             "", ""),
+            *phases.floor_probe_rows(unloaded, loaded)]
+
+
 RELOADS = 2
 
 
@@ -604,10 +650,14 @@ def _issue20_phases(args: argparse.Namespace, work: Path, summary: list[Row],
         _report(f"4/6 slow readers{title}", f"2 workers; {probe}", rows + _log_rows(server.log),
                 summary)
     if "heavy" in chosen:
+        answers = work / f"{tag}heavy-answers"
         with _server(work, f"{tag}heavy", code) as server:
             rows = _heavy_phase(server, seconds)
-        _report(f"5/6 heavy answers busted{title}", f"2 workers; {probe}",
-                rows + _log_rows(server.log), summary)
+            _stored_answers(server, answers)
+        rows += _log_rows(server.log)
+        if not label:  # the floor is the machine's, not the code's: once per run
+            rows += _heavy_floor(work, answers, seconds)
+        _report(f"5/6 heavy answers busted{title}", f"2 workers; {probe}", rows, summary)
     if "reload" in chosen:
         folder = work / f"{tag}reload"
         folder.mkdir()

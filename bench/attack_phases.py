@@ -191,6 +191,22 @@ def probe_rows(unloaded: ProbeLog, loaded: ProbeLog, part: str = "") -> list[Row
     return rows
 
 
+def floor_probe_rows(unloaded: ProbeLog, loaded: ProbeLog) -> list[Row]:
+    """The probe's p50 / p99 / max per target on the floor, with the multiple of its own
+    unloaded p99 that the app's target allows 5 of: what the machine gives under the same
+    flood, shown beside the app's rows (no target of its own)."""
+    rows: list[Row] = []
+    for target in PROBE_TARGETS:
+        base = percentile(unloaded.latencies[target], 99)
+        values = loaded.latencies[target]
+        p99 = percentile(values, 99)
+        rows.append((f"floor: probe {_name(target)} p50 / p99 / max ({len(values)} requests; "
+                     f"unloaded p99 {base:.1f} ms)",
+                     f"{percentile(values, 50):.1f} / {p99:.1f} / {max(values, default=0):.1f} "
+                     f"ms (p99 {p99 / base if base else 0:.1f}× its unloaded)", "", ""))
+    return rows
+
+
 # --- one data version on every worker -----------------------------------------------------------
 
 def _socket_inodes(pid: int) -> set[int]:
